@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the congestion-control modules and the sch_abc qdisc out of tree.
+#
+#   make                      build for the running kernel (or KDIR=...)
+#   make modules-all          build for every kernel with headers in /lib/modules
+#   make install              modules_install + depmod (KDIR's kernel)
+#   make load / unload        insmod / rmmod the modules built here
+#   make check                unit tests, then VM tests on 6.1 and 6.12
+#   make lint                 checkpatch --strict, W=1 and sparse
+#   make demo                 the side-by-side benchmark (see README)
+#   make clean
+
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+
+# Modules in load order: the qdisc before its sender, wrappers last.
+CC_MODULE_DIRS := tcp_etc tcp_abc sch_abc tcp_pcc pad_shim
+MODULES := $(foreach d,$(CC_MODULE_DIRS),$(if $(wildcard $(d)/Kbuild),$(d)))
+KOS := $(foreach m,$(MODULES),$(m)/$(m).ko)
+
+# Every Debian kernel that has a build tree installed.
+ALL_KVERS := $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+BUILD_DIR := build
+
+# CI and `make check` treat every compiler warning as an error.
+KBUILD_OPTS := W=1 KCFLAGS=-Werror
+
+# Kernels `make check` boots: Debian's 6.1 and newest 6.12 flavours.
+TEST_KVERS ?= $(ALL_KVERS)
+
+.PHONY: all modules modules-all install load unload clean check unit \
+	vmtest lint demo help
+
+all: modules
+
+modules:
+ifeq ($(MODULES),)
+	@echo "No module folders in the tree yet; nothing to build."
+else
+	@test -d "$(KDIR)" || { echo "No kernel build tree at $(KDIR)." \
+		"Install headers (scripts/deps) or pass KDIR=/lib/modules/<ver>/build."; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_OPTS) modules
+endif
+
+# Kbuild builds inside the source folder, so each kernel gets its own
+# copy of the sources under build/<kver>/; VM tests load from there.
+modules-all:
+	@test -n "$(ALL_KVERS)" || { echo "No kernel headers under /lib/modules (run scripts/deps)."; exit 1; }
+	@set -e; for k in $(ALL_KVERS); do \
+		mkdir -p $(BUILD_DIR)/$$k; \
+		cp -a Kbuild include $(BUILD_DIR)/$$k/; \
+		for d in $(MODULES); do rm -rf $(BUILD_DIR)/$$k/$$d; cp -a $$d $(BUILD_DIR)/$$k/; done; \
+		if [ -n "$(MODULES)" ]; then \
+			echo "  BUILD   $$k"; \
+			$(MAKE) -C /lib/modules/$$k/build M=$(CURDIR)/$(BUILD_DIR)/$$k \
+				$(KBUILD_OPTS) modules; \
+		else \
+			echo "  BUILD   $$k: no module folders yet"; \
+		fi; \
+	done
+
+install: modules
+ifneq ($(MODULES),)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KVER)
+endif
+
+load:
+	@set -e; for ko in $(KOS); do \
+		test -f $$ko || { echo "$$ko not built; run make first"; exit 1; }; \
+		m=$$(basename $$ko .ko); \
+		if grep -q "^$$m " /proc/modules; then echo "  $$m already loaded"; \
+		else echo "  INSMOD  $$ko"; insmod $$ko; fi; \
+	done
+
+unload:
+	@for m in $(call reverse,$(MODULES)); do \
+		if grep -q "^$$m " /proc/modules; then echo "  RMMOD   $$m"; rmmod $$m || exit 1; fi; \
+	done
+
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+
+clean:
+ifneq ($(MODULES),)
+	-@test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+endif
+	rm -rf $(BUILD_DIR)
+	$(MAKE) -C tests/unit clean
+
+unit:
+	$(MAKE) -C tests/unit check
+
+# VM tests on every kernel in TEST_KVERS; scripts/run-vm-tests prints the
+# closing summary line.
+vmtest: modules-all
+	scripts/run-vm-tests $(TEST_KVERS)
+
+check:
+	scripts/check
+
+lint:
+	scripts/lint
+
+demo:
+	scripts/demo
+
+help:
+	@sed -n '3,13p' Makefile

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Fixed-point maths for the congestion controls of this tree.
+ *
+ * Usable from the kernel and, for the unit tests, from userspace.  No
+ * floating point, no 128-bit arithmetic and no 64-bit '/' or '%' (all
+ * divisions go through the <linux/math64.h> helpers), so it links on
+ * 32-bit targets too.
+ *
+ * Format: Q16.16.  A value v is stored as round(v * 2^16) in a u64
+ * (unsigned quantities) or an s64 (signed ones); FP_ONE is 1.0.  One ulp
+ * is 2^-16 ~= 1.5e-5.  Internally log2 is carried with 30 and e^r with 30
+ * fractional bits, so the final rounding to Q16 dominates every bound.
+ * "err" below is |result - exact| against the exact value of the
+ * function at the (exactly representable) Q16 argument.
+ *
+ * fp_div(num, den)	  num, den plain integers; returns num / den in Q16.
+ *	Exact: floor(num * 2^16 / den) for all num, den.  den == 0, or a
+ *	quotient >= 2^48 (which does not fit), returns FP_DIV_SAT (U64_MAX).
+ *
+ * fp_mul(a, b)		  a * b / 2^16: Q16 * Q16 -> Q16, or integer * Q16
+ *	-> integer.  Exact (floor); FP_MUL_SAT (U64_MAX) if it does not fit.
+ *
+ * fp_log2(x), fp_ln(x)	  x in Q16, 1 <= x <= U64_MAX (2^-16 .. 2^48);
+ *	result Q16 in [-16, 48) resp. [-11.1, 33.3).
+ *	err <= 2^-17 + 2^-26 (half an ulp plus 2^-26) everywhere, hence a
+ *	relative error <= 1e-4 wherever |result| >= 0.1.  x == 0 returns
+ *	FP_LOG_NEG_INF (S64_MIN).
+ *
+ * fp_log_base(x, base)	  log(x) / log(base); x, base and result in Q16.
+ *	x as for fp_log2, FP_ONE < base <= U64_MAX.
+ *	err <= 2^-17 + 1e-4 * |result| over that whole domain, so relative
+ *	error <= 1e-4 + 2^-17 / |result| (<= 2e-4 for |result| >= 0.1).
+ *	For base >= 1.0625 the relative term is <= 2e-6.  x == 0 returns
+ *	FP_LOG_NEG_INF, base <= FP_ONE returns 0.
+ *
+ * fp_exp(x)		  e^x; x and result in Q16.
+ *	FP_EXP_MIN (-12.0) <= x <= FP_EXP_MAX (~33.271, the largest Q16
+ *	value below 48 ln 2): err <= 2^-17 + 1e-7 * e^x, i.e. relative error
+ *	<= 1e-4 for x >= -2.3 (e^x >= 0.1) and absolute error <= 2^-17 +
+ *	1e-7 for x <= 0.  x > FP_EXP_MAX saturates to FP_EXP_SAT (U64_MAX);
+ *	x < FP_EXP_MIN returns 0 (e^x is below half an ulp there).
+ *
+ * fp_sigmoid(x)	  1 / (1 + e^x) (note the sign: falls from 1 to 0);
+ *	x any s64 in Q16, result Q16 in [0, FP_ONE].  err <= 2^-17 + 2^-26
+ *	everywhere, so relative error <= 1e-3 where the result is >= 2^-7
+ *	and <= 1e-4 where it is >= 2^-3; a Q16 result cannot do better,
+ *	2^-17 being the spacing of Q16 itself.  For x >= FP_SIGMOID_SAT
+ *	(22.0) the result is 0, for x <= -FP_SIGMOID_SAT it is FP_ONE
+ *	(exact to within 3e-10).
+ *
+ * fp_sqrt(x)		  floor(sqrt(x)) of a plain u64.  Exact for all x.
+ */
+#ifndef _CC_FIXEDPOINT_H
+#define _CC_FIXEDPOINT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/limits.h>
+#include <linux/bitops.h>
+#include <linux/math64.h>
+#else
+/* ---- Userspace shims, for the unit tests only ---- */
+#include <linux/types.h>
+
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
+
+#define U64_MAX		((u64)~0ULL)
+#define S64_MAX		((s64)(U64_MAX >> 1))
+#define S64_MIN		(-S64_MAX - 1)
+#define BIT_ULL(nr)	(1ULL << (nr))
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/* ---- End of userspace shims ---- */
+#endif /* __KERNEL__ */
+
+#define FP_SHIFT	16
+#define FP_ONE		BIT_ULL(FP_SHIFT)
+
+#define FP_DIV_SAT	U64_MAX
+#define FP_MUL_SAT	U64_MAX
+#define FP_LOG_NEG_INF	S64_MIN
+#define FP_EXP_SAT	U64_MAX
+/* Largest Q16 x with e^x * 2^16 < 2^64: floor(48 * ln 2 * 2^16). */
+#define FP_EXP_MAX	2180452LL
+#define FP_EXP_MIN	(-12LL * (s64)FP_ONE)
+/* |x| beyond which 1 / (1 + e^x) rounds to exactly 0 or FP_ONE */
+#define FP_SIGMOID_SAT	(22LL * (s64)FP_ONE)
+
+/* Internal precision of log2 and e^r, in fractional bits. */
+#define FP_LOG2_FRAC	30
+#define FP_EXP_FRAC	30
+#define FP_EXP_DEGREE	9
+/* ln 2 rounded to Q27 and Q32 */
+#define FP_LN2_Q27	93032640ULL
+#define FP_LN2_Q32	2977044472U
+/* e^x is split as x = k * ln 2 + r with k >= -FP_EXP_KBIAS */
+#define FP_EXP_KBIAS	32
+
+/* Round a signed value to nearest (halves away from 0) while dividing by 2^s. */
+static inline s64 __fp_round_shr(s64 v, unsigned int s)
+{
+	u64 m = v < 0 ? -(u64)v : (u64)v;
+
+	m = (m + (1ULL << (s - 1))) >> s;
+	return v < 0 ? -(s64)m : (s64)m;
+}
+
+/**
+ * fp_div() - Quotient of two plain integers, in Q16.
+ * @num: dividend
+ * @den: divisor
+ *
+ * Return: floor(@num * 2^16 / @den), exact; FP_DIV_SAT if @den is zero or
+ * the quotient does not fit in a u64 (@num / @den >= 2^48).
+ */
+static inline u64 fp_div(u64 num, u64 den)
+{
+	u64 q, r;
+	int i;
+
+	if (!den)
+		return FP_DIV_SAT;
+	if (num <= U64_MAX >> FP_SHIFT)
+		return div64_u64(num << FP_SHIFT, den);
+
+	q = div64_u64_rem(num, den, &r);
+	if (q > U64_MAX >> FP_SHIFT)
+		return FP_DIV_SAT;
+	q <<= FP_SHIFT;
+	if (den <= U64_MAX >> FP_SHIFT)	/* r < den, so r << 16 fits */
+		return q | div64_u64(r << FP_SHIFT, den);
+
+	/* Huge divisor: long division, one fraction bit at a time. */
+	for (i = FP_SHIFT - 1; i >= 0; i--) {
+		u64 carry = r >> 63;
+
+		r <<= 1;
+		/* With carry, 2r exceeds den; the wrapped difference is exact. */
+		if (carry || r >= den) {
+			r -= den;
+			q |= 1ULL << i;
+		}
+	}
+	return q;
+}
+
+/**
+ * fp_mul() - Product of two Q16 values, or of an integer and a Q16 value.
+ * @a: first factor
+ * @b: second factor
+ *
+ * Return: floor(@a * @b / 2^16), exact; FP_MUL_SAT if it does not fit.
+ */
+static inline u64 fp_mul(u64 a, u64 b)
+{
+	u64 al = (u32)a, ah = a >> 32;
+	u64 bl = (u32)b, bh = b >> 32;
+	u64 ll = al * bl, lh = al * bh, hl = ah * bl;
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+	u64 hi = ah * bh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	u64 lo = (mid << 32) | (u32)ll;
+
+	if (hi >> FP_SHIFT)
+		return FP_MUL_SAT;
+	return (hi << (64 - FP_SHIFT)) | (lo >> FP_SHIFT);
+}
+
+/*
+ * log2 of the Q16 value x (x > 0), with FP_LOG2_FRAC fractional bits.
+ * The integer part is the position of the leading bit; the fraction is
+ * found bit by bit by repeatedly squaring the mantissa m in [1, 2), kept
+ * as a Q31 u32 so each square is one 32x32->64 multiply.  Each squaring
+ * truncates m by < 2^-31 relative, which costs < 2^-30.5 / 2^i at bit i:
+ * the total error is in (-2^-29, 0].
+ */
+static inline s64 __fp_log2_q30(u64 x)
+{
+	int n = fls64(x) - 1;
+	s64 res = (s64)(n - FP_SHIFT) * (1LL << FP_LOG2_FRAC);
+	u32 m;
+	int i;
+
+	m = n >= 31 ? (u32)(x >> (n - 31)) : (u32)(x << (31 - n));
+	for (i = FP_LOG2_FRAC - 1; i >= 0; i--) {
+		u64 sq = (u64)m * m;	/* m^2 in Q62, in [1, 4) */
+
+		if (sq >> 63) {
+			m = sq >> 32;
+			res += 1LL << i;
+		} else {
+			m = sq >> 31;
+		}
+	}
+	return res;
+}
+
+/**
+ * fp_log2() - Base-2 logarithm.
+ * @x: argument, Q16
+ *
+ * Return: log2(@x) in Q16, or FP_LOG_NEG_INF if @x is zero.
+ */
+static inline s64 fp_log2(u64 x)
+{
+	if (!x)
+		return FP_LOG_NEG_INF;
+	return __fp_round_shr(__fp_log2_q30(x), FP_LOG2_FRAC - FP_SHIFT);
+}
+
+/**
+ * fp_ln() - Natural logarithm.
+ * @x: argument, Q16
+ *
+ * Return: ln(@x) in Q16, or FP_LOG_NEG_INF if @x is zero.
+ */
+static inline s64 fp_ln(u64 x)
+{
+	if (!x)
+		return FP_LOG_NEG_INF;
+	/* |log2| < 48 in Q30 times ln 2 in Q27 stays below 2^62.1 */
+	return __fp_round_shr(__fp_log2_q30(x) * (s64)FP_LN2_Q27,
+			      FP_LOG2_FRAC + 27 - FP_SHIFT);
+}
+
+/**
+ * fp_log_base() - Logarithm to an arbitrary base.
+ * @x: argument, Q16
+ * @base: base, Q16, must be above FP_ONE
+ *
+ * Return: log(@x) / log(@base) in Q16; FP_LOG_NEG_INF if @x is zero, 0 if
+ * @base <= FP_ONE.
+ */
+static inline s64 fp_log_base(u64 x, u64 base)
+{
+	s64 lx, lb;
+	u64 mag;
+
+	if (!x)
+		return FP_LOG_NEG_INF;
+	if (base <= FP_ONE)
+		return 0;
+
+	lx = __fp_log2_q30(x);
+	lb = __fp_log2_q30(base);	/* >= 2^30 * log2(1 + 2^-16) > 0 */
+	/* |lx| < 2^36, so the shifted dividend stays below 2^52. */
+	mag = lx < 0 ? -(u64)lx : (u64)lx;
+	mag = div64_u64((mag << FP_SHIFT) + ((u64)lb >> 1), lb);
+	return lx < 0 ? -(s64)mag : (s64)mag;
+}
+
+/*
+ * e^r for 0 <= r < ln 2, r and result in Q30: Horner on the Taylor series
+ * to degree 9.  The truncation error is < 1.4e-8, the rounding of the
+ * coefficients and of each Horner step < 1e-8, and the result < 2^31.
+ */
+static inline u64 __fp_exp_frac_q30(u64 r)
+{
+	/* 1/i! in Q30, i = 9 .. 0 */
+	static const u32 coef[FP_EXP_DEGREE + 1] = {
+		2959, 26631, 213044, 1491308, 8947849, 44739243,
+		178956971, 536870912, 1073741824, 1073741824,
+	};
+	u64 p = coef[0];
+	unsigned int i;
+
+	for (i = 1; i <= FP_EXP_DEGREE; i++)
+		p = coef[i] + ((p * r) >> FP_EXP_FRAC);
+	return p;
+}
+
+/*
+ * Split the Q16 value x, -FP_EXP_KBIAS * ln 2 <= x <= FP_EXP_MAX, into
+ * x = k * ln 2 + r with 0 <= r < ln 2.  Stores k, in [-32, 47], and
+ * returns e^r in Q30, so that e^x = return value * 2^(k - 30).
+ */
+static inline u64 __fp_exp_split(s64 x, int *k)
+{
+	/* x in Q32 plus the bias is in [0, 2^38) */
+	u64 xb = (u64)(x * (s64)FP_ONE) +
+		 (u64)FP_EXP_KBIAS * FP_LN2_Q32;
+	u32 r;
+
+	*k = (int)div_u64_rem(xb, FP_LN2_Q32, &r) - FP_EXP_KBIAS;
+	return __fp_exp_frac_q30(r >> (32 - FP_EXP_FRAC));
+}
+
+/**
+ * fp_exp() - Exponential function.
+ * @x: exponent, Q16
+ *
+ * Return: e^@x in Q16; FP_EXP_SAT if @x > FP_EXP_MAX, 0 if @x < FP_EXP_MIN.
+ */
+static inline u64 fp_exp(s64 x)
+{
+	u64 p;
+	int k, s;
+
+	if (x > FP_EXP_MAX)
+		return FP_EXP_SAT;
+	if (x < FP_EXP_MIN)
+		return 0;
+
+	p = __fp_exp_split(x, &k);
+	s = k + FP_SHIFT - FP_EXP_FRAC;
+	/*
+	 * s <= 33, and for k == 47 we have r < ln 2 - 2^-17, so p < 2^31
+	 * and the shift cannot overflow.
+	 */
+	if (s >= 0)
+		return p << s;
+	return (p + (1ULL << (-s - 1))) >> -s;
+}
+
+/**
+ * fp_sigmoid() - Logistic function 1 / (1 + e^x).
+ * @x: argument, Q16
+ *
+ * Return: 1 / (1 + e^@x) in Q16, in [0, FP_ONE]; decreasing in @x.
+ */
+static inline u64 fp_sigmoid(s64 x)
+{
+	u64 e, den;
+	int k;
+
+	if (x >= FP_SIGMOID_SAT)
+		return 0;
+	if (x <= -FP_SIGMOID_SAT)
+		return FP_ONE;
+
+	/* e = e^-|x| in Q30, in (2^-31.7, 1] */
+	e = __fp_exp_split(x < 0 ? x : -x, &k);
+	if (k < 0)
+		e = (e + (1ULL << (-k - 1))) >> -k;
+	den = (1ULL << FP_EXP_FRAC) + e;
+
+	/* x >= 0: e / (1 + e), else 1 / (1 + e) */
+	return div64_u64(((x >= 0 ? e : 1ULL << FP_EXP_FRAC) << FP_SHIFT) +
+			 (den >> 1), den);
+}
+
+/**
+ * fp_sqrt() - Integer square root.
+ * @x: plain integer
+ *
+ * Return: floor(sqrt(@x)), exact.
+ */
+static inline u32 fp_sqrt(u64 x)
+{
+	u64 res = 0, bit;
+
+	if (!x)
+		return 0;
+	/* Highest power of 4 not above x */
+	bit = 1ULL << ((fls64(x) - 1) & ~1);
+	while (bit) {
+		if (x >= res + bit) {
+			x -= res + bit;
+			res = (res >> 1) + bit;
+		} else {
+			res >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (u32)res;
+}
+
+#endif /* _CC_FIXEDPOINT_H */
