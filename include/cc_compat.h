@@ -1,36 +1,57 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel-version compatibility for the out-of-tree congestion controls
- * and qdiscs of this tree.  Supported: Debian's 6.1 and 6.12 kernels.
- * Every version test of the tree lives here, so module code stays free
- * of #if LINUX_VERSION_CODE.
+ * and qdiscs of this tree (Debian's 6.1 and 6.12 kernels).  Every
+ * difference between the supported kernels is handled here, so module
+ * code has no version tests of its own.
+ *
+ * Differences are detected by Kbuild from the target kernel's headers,
+ * not from LINUX_VERSION_CODE, so stable backports are handled too:
+ *   CC_CONG_CONTROL_ACK_FLAG  cong_control takes (sk, ack, flag, rs) (6.10+)
  */
 #ifndef _CC_COMPAT_H
 #define _CC_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/module.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/pkt_sched.h>
 
 /*
- * tcp_congestion_ops.cong_control gained (ack, flag) in 6.10.  Define the
- * callback as
- *	static void foo_cong_control(CC_CONG_CONTROL_PARAMS)
- * and, in a wrapper, forward to another CCA's callback with
- *	inner->cong_control(CC_CONG_CONTROL_ARGS);
- * sk and rs are named the same on every kernel.
+ * A module writes its cong_control in the long form,
+ *	static void foo_main(struct sock *sk, u32 ack, int flag,
+ *			     const struct rate_sample *rs);
+ * and defines the callback it registers with
+ *	CC_DEFINE_CONG_CONTROL(foo_cong_control, foo_main);
+ * On kernels without (ack, flag) both are passed as 0: read ECE from
+ * in_ack_event (CA_ACK_ECE) instead, which every kernel provides.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define CC_CONG_CONTROL_PARAMS \
-	struct sock *sk, u32 ack, int flag, const struct rate_sample *rs
-#define CC_CONG_CONTROL_ARGS	sk, ack, flag, rs
+#ifdef CC_CONG_CONTROL_ACK_FLAG
+#define CC_DEFINE_CONG_CONTROL(name, fn)				\
+static void name(struct sock *sk, u32 ack, int flag,			\
+		 const struct rate_sample *rs)				\
+{									\
+	fn(sk, ack, flag, rs);						\
+}
 #else
-#define CC_CONG_CONTROL_PARAMS \
-	struct sock *sk, const struct rate_sample *rs
-#define CC_CONG_CONTROL_ARGS	sk, rs
+#define CC_DEFINE_CONG_CONTROL(name, fn)				\
+static void name(struct sock *sk, const struct rate_sample *rs)	\
+{									\
+	fn(sk, 0, 0, rs);						\
+}
 #endif
+
+/* Call another congestion control's cong_control (wrappers such as PAD). */
+static inline void cc_call_cong_control(const struct tcp_congestion_ops *ops,
+					struct sock *sk, u32 ack, int flag,
+					const struct rate_sample *rs)
+{
+#ifdef CC_CONG_CONTROL_ACK_FLAG
+	ops->cong_control(sk, ack, flag, rs);
+#else
+	ops->cong_control(sk, rs);
+#endif
+}
 
 /*
  * Ask the stack to pace this socket: with fq as root qdisc it paces
