@@ -9,45 +9,48 @@
  *
  * Format: Q16.16.  A value v is stored as round(v * 2^16) in a u64
  * (unsigned quantities) or an s64 (signed ones); FP_ONE is 1.0.  One ulp
- * is 2^-16 ~= 1.5e-5.  Internally log2 is carried with 30 and e^r with 30
- * fractional bits, so the final rounding to Q16 dominates every bound.
- * "err" below is |result - exact| against the exact value of the
- * function at the (exactly representable) Q16 argument.
+ * is 2^-16 ~= 1.5e-5.  Internally log2 and e^r carry 30 fractional bits,
+ * so the final rounding to Q16 (half an ulp, 2^-17) dominates the bounds
+ * below.  "err" is |result - exact|, where exact is the exact value of
+ * the function at the (exactly representable) Q16 argument and y stands
+ * for that exact value.  All bounds are checked by
+ * tests/unit/test_fixedpoint.c against libm.
  *
- * fp_div(num, den)	  num, den plain integers; returns num / den in Q16.
- *	Exact: floor(num * 2^16 / den) for all num, den.  den == 0, or a
- *	quotient >= 2^48 (which does not fit), returns FP_DIV_SAT (U64_MAX).
+ * fp_div(num, den)	  num, den plain integers; num / den in Q16.
+ *	Exact: floor(num * 2^16 / den) for every num and den.  den == 0, or
+ *	num / den >= 2^48 (does not fit), returns FP_DIV_SAT (U64_MAX).
  *
  * fp_mul(a, b)		  a * b / 2^16: Q16 * Q16 -> Q16, or integer * Q16
  *	-> integer.  Exact (floor); FP_MUL_SAT (U64_MAX) if it does not fit.
  *
  * fp_log2(x), fp_ln(x)	  x in Q16, 1 <= x <= U64_MAX (2^-16 .. 2^48);
- *	result Q16 in [-16, 48) resp. [-11.1, 33.3).
- *	err <= 2^-17 + 2^-26 (half an ulp plus 2^-26) everywhere, hence a
- *	relative error <= 1e-4 wherever |result| >= 0.1.  x == 0 returns
- *	FP_LOG_NEG_INF (S64_MIN).
+ *	y in [-16, 48] resp. [-11.09, 33.27].
+ *	err <= 2^-17 + 2^-26 everywhere, hence relative error <= 1e-4
+ *	where |y| >= 0.1.  x == 0 returns FP_LOG_NEG_INF (S64_MIN).
  *
  * fp_log_base(x, base)	  log(x) / log(base); x, base and result in Q16.
  *	x as for fp_log2, FP_ONE < base <= U64_MAX.
- *	err <= 2^-17 + 1e-4 * |result| over that whole domain, so relative
- *	error <= 1e-4 + 2^-17 / |result| (<= 2e-4 for |result| >= 0.1).
- *	For base >= 1.0625 the relative term is <= 2e-6.  x == 0 returns
- *	FP_LOG_NEG_INF, base <= FP_ONE returns 0.
+ *	err <= 2^-17 + 2e-4 * |y| over that whole domain, so relative
+ *	error <= 3e-4 where |y| >= 0.1; the 2e-4 term only matters for
+ *	bases within a few ulp of 1.  For base >= 1.0625 (ETC's alpha = e
+ *	included): err <= 2^-17 + 2^-25 * (1 + |y|), relative error <= 1e-4
+ *	where |y| >= 0.1.  x == 0 returns FP_LOG_NEG_INF; base <= FP_ONE
+ *	returns 0.
  *
  * fp_exp(x)		  e^x; x and result in Q16.
  *	FP_EXP_MIN (-12.0) <= x <= FP_EXP_MAX (~33.271, the largest Q16
- *	value below 48 ln 2): err <= 2^-17 + 1e-7 * e^x, i.e. relative error
- *	<= 1e-4 for x >= -2.3 (e^x >= 0.1) and absolute error <= 2^-17 +
- *	1e-7 for x <= 0.  x > FP_EXP_MAX saturates to FP_EXP_SAT (U64_MAX);
- *	x < FP_EXP_MIN returns 0 (e^x is below half an ulp there).
+ *	value below 48 ln 2): err <= 2^-17 + 1e-7 * y, so relative error
+ *	<= 1e-4 for x >= -2.3 (y >= 0.1) and absolute error <= 2^-17 + 1e-7
+ *	for x <= 0.  x > FP_EXP_MAX saturates to FP_EXP_SAT (U64_MAX); x <
+ *	FP_EXP_MIN returns 0 (y is below half an ulp there).
  *
  * fp_sigmoid(x)	  1 / (1 + e^x) (note the sign: falls from 1 to 0);
- *	x any s64 in Q16, result Q16 in [0, FP_ONE].  err <= 2^-17 + 2^-26
- *	everywhere, so relative error <= 1e-3 where the result is >= 2^-7
- *	and <= 1e-4 where it is >= 2^-3; a Q16 result cannot do better,
- *	2^-17 being the spacing of Q16 itself.  For x >= FP_SIGMOID_SAT
+ *	any s64 x in Q16, result in Q16 in [0, FP_ONE].  err <= 2^-17 +
+ *	2^-26 everywhere, so relative error <= 1e-3 where y >= 2^-7, <= 5e-4
+ *	where y >= 2^-6 and <= 1e-4 where y >= 2^-3.  No Q16 result can do
+ *	better: rounding alone costs up to 2^-17.  For x >= FP_SIGMOID_SAT
  *	(22.0) the result is 0, for x <= -FP_SIGMOID_SAT it is FP_ONE
- *	(exact to within 3e-10).
+ *	(within 3e-10 of y).
  *
  * fp_sqrt(x)		  floor(sqrt(x)) of a plain u64.  Exact for all x.
  */
@@ -115,9 +118,9 @@ static inline int fls64(u64 x)
 #define FP_LOG2_FRAC	30
 #define FP_EXP_FRAC	30
 #define FP_EXP_DEGREE	9
-/* ln 2 rounded to Q27 and Q32 */
-#define FP_LN2_Q27	93032640ULL
+/* ln 2 rounded to Q32 and Q46 */
 #define FP_LN2_Q32	2977044472U
+#define FP_LN2_Q46	48775896626292ULL
 /* e^x is split as x = k * ln 2 + r with k >= -FP_EXP_KBIAS */
 #define FP_EXP_KBIAS	32
 
@@ -191,32 +194,56 @@ static inline u64 fp_mul(u64 a, u64 b)
 }
 
 /*
- * log2 of the Q16 value x (x > 0), with FP_LOG2_FRAC fractional bits.
- * The integer part is the position of the leading bit; the fraction is
- * found bit by bit by repeatedly squaring the mantissa m in [1, 2), kept
- * as a Q31 u32 so each square is one 32x32->64 multiply.  Each squaring
- * truncates m by < 2^-31 relative, which costs < 2^-30.5 / 2^i at bit i:
- * the total error is in (-2^-29, 0].
+ * log2 of the Q16 value x (x > 0): returns the integer part and stores
+ * the fraction, in Q30, in *frac.  The integer part is the position of
+ * the leading bit; the fraction is found bit by bit by repeatedly
+ * squaring the mantissa m in [1, 2), kept as a Q31 u32 so each square is
+ * one 32x32->64 multiply.  The mantissa of x and each square are
+ * rounded to nearest, a relative error <= 2^-32 that costs <= 2^-31.5 /
+ * 2^i at bit i, and the last bit is rounded: |error| < 2^-29 in all.
  */
-static inline s64 __fp_log2_q30(u64 x)
+static inline int __fp_log2_parts(u64 x, u32 *frac)
 {
 	int n = fls64(x) - 1;
-	s64 res = (s64)(n - FP_SHIFT) * (1LL << FP_LOG2_FRAC);
-	u32 m;
+	u32 m, f = 0;
 	int i;
 
-	m = n >= 31 ? (u32)(x >> (n - 31)) : (u32)(x << (31 - n));
+	if (n > 31) {
+		u64 t = ((x >> (n - 32)) + 1) >> 1;
+
+		if (t >> 32) {		/* rounded up to 2.0 */
+			t >>= 1;
+			n++;
+		}
+		m = (u32)t;
+	} else {
+		m = (u32)(x << (31 - n));
+	}
 	for (i = FP_LOG2_FRAC - 1; i >= 0; i--) {
 		u64 sq = (u64)m * m;	/* m^2 in Q62, in [1, 4) */
 
-		if (sq >> 63) {
-			m = sq >> 32;
-			res += 1LL << i;
+		/* Does m^2 round to 2.0 or more in Q31? */
+		if (sq >= BIT_ULL(63) - BIT_ULL(30)) {
+			m = (sq + BIT_ULL(31)) >> 32;
+			f |= 1U << i;
 		} else {
-			m = sq >> 31;
+			m = (sq + BIT_ULL(30)) >> 31;
 		}
 	}
-	return res;
+	/* Round to nearest on the next bit; f may become 2^30 */
+	if ((u64)m * m >= BIT_ULL(63) - BIT_ULL(30))
+		f++;
+	*frac = f;
+	return n - FP_SHIFT;
+}
+
+/* log2 of the Q16 value x (x > 0), in Q30, in [-2^34, 2^35.6) */
+static inline s64 __fp_log2_q30(u64 x)
+{
+	u32 frac;
+	s64 ip = __fp_log2_parts(x, &frac);
+
+	return ip * (s64)BIT_ULL(FP_LOG2_FRAC) + frac;
 }
 
 /**
@@ -240,11 +267,15 @@ static inline s64 fp_log2(u64 x)
  */
 static inline s64 fp_ln(u64 x)
 {
+	u32 frac;
+	s64 ip, q46;
+
 	if (!x)
 		return FP_LOG_NEG_INF;
-	/* |log2| < 48 in Q30 times ln 2 in Q27 stays below 2^62.1 */
-	return __fp_round_shr(__fp_log2_q30(x) * (s64)FP_LN2_Q27,
-			      FP_LOG2_FRAC + 27 - FP_SHIFT);
+	/* ln x = (ip + frac) * ln 2, in Q46: |ip| * ln 2 < 2^51.1 */
+	ip = __fp_log2_parts(x, &frac);
+	q46 = ip * (s64)FP_LN2_Q46 + (((u64)frac * FP_LN2_Q32) >> 16);
+	return __fp_round_shr(q46, 46 - FP_SHIFT);
 }
 
 /**
@@ -328,8 +359,9 @@ static inline u64 fp_exp(s64 x)
 	p = __fp_exp_split(x, &k);
 	s = k + FP_SHIFT - FP_EXP_FRAC;
 	/*
-	 * s <= 33, and for k == 47 we have r < ln 2 - 2^-17, so p < 2^31
-	 * and the shift cannot overflow.
+	 * s <= 33.  For k == 47, r <= ln 2 - 0.49 * 2^-16 (FP_EXP_MAX is
+	 * 0.494 ulp below 48 ln 2), so e^r <= 2 - 1.5e-5 and p < 2^31: the
+	 * shift cannot overflow.
 	 */
 	if (s >= 0)
 		return p << s;
@@ -352,7 +384,7 @@ static inline u64 fp_sigmoid(s64 x)
 	if (x <= -FP_SIGMOID_SAT)
 		return FP_ONE;
 
-	/* e = e^-|x| in Q30, in (2^-31.7, 1] */
+	/* e = e^-|x| in Q30, in [0, 2^30] */
 	e = __fp_exp_split(x < 0 ? x : -x, &k);
 	if (k < 0)
 		e = (e + (1ULL << (-k - 1))) >> -k;
