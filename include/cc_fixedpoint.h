@@ -66,6 +66,8 @@
 /* ---- Userspace shims, for the unit tests only ---- */
 #include <linux/types.h>
 
+typedef __u8 u8;
+typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 typedef __s32 s32;

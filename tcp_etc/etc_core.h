@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The ETC control law (Han et al., "ETC: An Elastic Transmission Control
+ * Using End-to-End Available Bandwidth Perception", USENIX ATC 2024).
+ *
+ * Pure integer and Q16 fixed-point code with no kernel dependency beyond
+ * integer types and cc_fixedpoint.h: the module (tcp_etc.c) and the
+ * userspace unit tests (tests/unit/test_etc_core.c) compile the same text.
+ *
+ * Units: rates in bytes per second (u64, so 100 Gbit/s and beyond fit),
+ * times in microseconds (u32, compared with wrap-safe differences),
+ * packet counts as the stack's tp->delivered (u32, wrap-safe).
+ *
+ * One call per ACK, etc_on_ack(), does all the bookkeeping of the paper:
+ *  - micro-burst receipt rate (the pulling rate Rp, sec. 3.2): a burst is
+ *    one TSO skb of N segments; the first ACK of a burst gives its RTT
+ *    sample and opens it, the last ACK closes it; Rp over a round is the
+ *    packets acknowledged after the first ACK of each burst over the time
+ *    those ACKs took (Eq. 5's (N - 1) L / dt2, summed over the round's
+ *    bursts so a single squeezed ACK pair cannot dominate);
+ *  - the receiving rate r, an average over about 8 RTTs, and r_max with
+ *    the 1.1x rules of the bandwidth-detection and stable stages;
+ *  - once per RTT the rate update of Algorithm 1: increase by Eq. 1 when
+ *    the RTT holds or falls or 8 RTTs passed, decrease to (s + r) / 2 and
+ *    drain at eta x s for t_d (Eq. 2) when the RTT gradient passes the
+ *    threshold, then hold for one RTT (sec. 3.4).
+ */
+#ifndef _ETC_CORE_H
+#define _ETC_CORE_H
+
+#include "cc_fixedpoint.h"
+
+#ifndef __KERNEL__
+#include <stdbool.h>
+#endif
+
+#define ETC_USEC_PER_SEC	1000000ULL
+#define ETC_U32_MAX		(~0U)
+/* r is an EWMA over rounds with gain 1/2^3: about 8 RTTs of memory. */
+#define ETC_RCV_EWMA_SHIFT	3
+/* Force an increase after this many RTTs without a rate change (Alg. 1). */
+#define ETC_FORCE_INC_ROUNDS	8
+/* Detection -> stable after this many RTTs without a 1.1x rise in r. */
+#define ETC_STABLE_ROUNDS	8
+/* min RTT expires after 10 s, so a standing queue of others is learnt. */
+#define ETC_MIN_RTT_WIN_US	(10U * 1000 * 1000)
+/* 1.1 in Q16: "significant increase" of the receiving rate (sec. 3.2). */
+#define ETC_RISE_Q16		72090U
+/* r below 3/4 of r_max is "far from r_max": sample r_max again. */
+#define ETC_FAR_NUM		3
+#define ETC_FAR_DEN		4
+/* Rp when bursts give a single ACK each: 1.25 x r_max (sec. 4.3). */
+#define ETC_RP_FALLBACK_NUM	5
+#define ETC_RP_FALLBACK_DEN	4
+/* Rates are kept below 2^44 bytes/s (~140 Tbit/s): products stay in u64. */
+#define ETC_MAX_RATE		BIT_ULL(44)
+
+enum etc_phase {
+	ETC_CRUISE,	/* normal rate control */
+	ETC_DRAIN,	/* pacing at eta x s until phase_end_us (Eq. 2) */
+	ETC_HOLD,	/* rate unchanged until phase_end_us (one RTT) */
+};
+
+enum etc_stage {
+	ETC_DETECT,	/* bandwidth-detection stage: Rp from the bursts */
+	ETC_STABLE,	/* stable-convergence stage: Rp <= k x r_max */
+};
+
+/* What etc_on_ack() did, for tracing. */
+enum etc_event {
+	ETC_EV_NONE,
+	ETC_EV_INCREASE,
+	ETC_EV_DECREASE,	/* decrease without drain (in flight <= BDP) */
+	ETC_EV_DRAIN,		/* decrease and drain started */
+	ETC_EV_HOLD,		/* drain over, holding one RTT */
+	ETC_EV_CRUISE,		/* hold over */
+	ETC_EV_RTO,
+};
+
+/* Tunables, all validated by the module before they get here. */
+struct etc_params {
+	u32 alpha;	/* Q16, log base of Eq. 1, > 1 (default e) */
+	u32 eta;	/* Q16, drain rate factor, 0 < eta < 1 (default 0.3) */
+	u32 k;		/* Q16, stable stage Rp cap k x r_max, >= 1 */
+	u32 grad;	/* Q16, RTT-gradient threshold as a fraction of min RTT */
+	u32 burst;	/* N, packets per micro-burst, >= 2 */
+};
+
+/* What one ACK tells the control law. */
+struct etc_ack {
+	u32 now_us;
+	u32 burst_id;		/* identifies the newest acked burst (TSO skb) */
+	u32 delivered;		/* packets delivered so far, after this ACK */
+	u32 prior_delivered;	/* delivered when the newest acked packet left */
+	u32 rtt_us;		/* RTT of the newest acked packet, 0 if none */
+	u64 inflight;		/* bytes in flight */
+	u32 mss;
+	bool valid;		/* newly delivered data, not a retransmission */
+};
+
+/* Per-connection state; must fit in ICSK_CA_PRIV_SIZE with the glue. */
+struct etc_core {
+	u64 rate;		/* s, bytes/s */
+	u64 rp;			/* pulling rate Rp, bytes/s */
+	u64 rcv;		/* receiving rate r (about 8 RTTs), bytes/s */
+	u64 rcv_max;		/* r_max, bytes/s */
+	u64 rcv_now;		/* receiving rate of the last round, bytes/s */
+	u32 min_rtt_us;		/* min of first-packet RTTs, ETC_U32_MAX if none */
+	u32 min_rtt_stamp;	/* when min_rtt_us was taken */
+	u32 rtt_round_us;	/* min first-packet RTT this round */
+	u32 rtt_ref_us;		/* reference for the RTT gradient, 0: unset */
+	u32 round_start_us;
+	u32 round_dlv;		/* delivered when this round started */
+	u32 burst_id;
+	u32 burst_t0;		/* first and last ACK time of the open burst */
+	u32 burst_t1;
+	u32 burst_d0;		/* delivered at its first and last ACK */
+	u32 burst_d1;
+	u32 rp_pkts;		/* this round: packets and time of closed bursts */
+	u32 rp_us;
+	u32 phase_end_us;
+	u8 phase;		/* enum etc_phase */
+	u8 stage;		/* enum etc_stage */
+	u8 idle_rounds;		/* rounds without a rate change */
+	u8 stall_rounds;	/* rounds without a 1.1x rise in r */
+	u8 burst_acks;		/* ACKs seen for the open burst, saturating */
+	u8 single_bursts;	/* bursts closed with one ACK this round */
+	u8 started;		/* a burst is open / rounds have started */
+};
+
+#define ETC_NO_RTT	(~0U)
+
+static inline bool etc_after(u32 a, u32 b)
+{
+	return (s32)(a - b) > 0;
+}
+
+/* bytes * 10^6 / us, saturating; 0 when us is 0. */
+static inline u64 etc_bytes_per_sec(u64 bytes, u32 us)
+{
+	if (!us)
+		return 0;
+	if (bytes > U64_MAX / ETC_USEC_PER_SEC)
+		return ETC_MAX_RATE;
+	bytes = div64_u64(bytes * ETC_USEC_PER_SEC, us);
+	return bytes > ETC_MAX_RATE ? ETC_MAX_RATE : bytes;
+}
+
+/* rate x us / 10^6: bytes sent at @rate in @us. */
+static inline u64 etc_rate_bytes(u64 rate, u32 us)
+{
+	return div64_u64(rate * us, ETC_USEC_PER_SEC);
+}
+
+/**
+ * etc_gain() - The elastic multiplier of Eq. 1.
+ * @rp: pulling rate
+ * @s: sending rate, > 0
+ * @alpha: log base, Q16, > FP_ONE
+ *
+ * Return: f(Rp, s) = log_alpha(Rp / s + alpha - 1) in Q16, never below
+ * FP_ONE: Eq. 1 only ever increases (a rate above Rp is left alone; the
+ * RTT gradient, not Eq. 1, brings it down).
+ */
+static inline u64 etc_gain(u64 rp, u64 s, u32 alpha)
+{
+	u64 x;
+	s64 f;
+
+	if (!s || rp <= s)
+		return FP_ONE;
+	x = fp_div(rp, s);
+	if (x > FP_DIV_SAT - alpha)
+		x = FP_DIV_SAT - alpha;
+	x += alpha - FP_ONE;
+	f = fp_log_base(x, alpha);
+	return f > (s64)FP_ONE ? (u64)f : FP_ONE;
+}
+
+/* Eq. 1: s x f(Rp, s), capped at Rp (f is concave, but rounding is not). */
+static inline u64 etc_increase(u64 s, u64 rp, u32 alpha)
+{
+	u64 n = fp_mul(s, etc_gain(rp, s, alpha));
+
+	if (n > rp)
+		n = rp > s ? rp : s;
+	return n > ETC_MAX_RATE ? ETC_MAX_RATE : n;
+}
+
+/* Sec. 3.4: s = r + (s - r) / 2; never an increase. */
+static inline u64 etc_decrease(u64 s, u64 r)
+{
+	if (r >= s)
+		return s;
+	return r + ((s - r) >> 1);
+}
+
+/**
+ * etc_drain_us() - Queue drain time t_d of Eq. 2.
+ * @inflight: bytes in flight
+ * @s: new sending rate, bytes/s
+ * @min_rtt_us: minimum RTT
+ * @eta: drain rate factor, Q16, below FP_ONE
+ *
+ * Return: (inflight - s x RTT_min) / ((1 - eta) x s) in microseconds, 0
+ * when nothing exceeds the BDP, saturating at ETC_U32_MAX.
+ */
+static inline u32 etc_drain_us(u64 inflight, u64 s, u32 min_rtt_us, u32 eta)
+{
+	u64 bdp = etc_rate_bytes(s, min_rtt_us);
+	u64 den, t;
+
+	if (inflight <= bdp || !s || eta >= FP_ONE)
+		return 0;
+	den = fp_mul(s, FP_ONE - eta);	/* bytes/s drained */
+	if (!den)
+		return ETC_U32_MAX;
+	inflight -= bdp;
+	if (inflight > U64_MAX / ETC_USEC_PER_SEC)
+		return ETC_U32_MAX;
+	t = div64_u64(inflight * ETC_USEC_PER_SEC, den);
+	return t > ETC_U32_MAX ? ETC_U32_MAX : (u32)t;
+}
+
+/*
+ * Eq. 5, the pulling rate a micro-burst sent at @rb sees on a link of
+ * capacity @cl carrying cross traffic @rc: C_L / (R_c / R_b + 1).  Not used
+ * by the control law (which measures Rp); the unit tests check the model's
+ * bounds, ABW <= Rp <= C_L.
+ */
+static inline u64 etc_model_rp(u64 cl, u64 rc, u64 rb)
+{
+	if (!rb && !rc)
+		return cl;
+	/* C_L x R_b / (R_c + R_b), via Q16 to stay in 64 bits */
+	return fp_mul(cl, fp_div(rb, rb + rc));
+}
+
+/* Lowest rate: one burst per min RTT, so ACKs keep coming. */
+static inline u64 etc_floor_rate(const struct etc_core *e,
+				 const struct etc_params *p, u32 mss)
+{
+	u32 rtt = e->min_rtt_us == ETC_NO_RTT ? 1000000 : e->min_rtt_us;
+
+	return etc_bytes_per_sec((u64)p->burst * mss, rtt ? rtt : 1);
+}
+
+/**
+ * etc_core_init() - Start a connection at 10 packets per RTT (sec. 6.1).
+ * @e: state
+ * @mss: segment size
+ * @rtt_us: handshake RTT, 0 if unknown (then 100 ms is assumed)
+ * @now_us: current time
+ */
+static inline void etc_core_init(struct etc_core *e, u32 mss, u32 rtt_us,
+				 u32 now_us)
+{
+	*e = (struct etc_core){ 0 };
+	e->min_rtt_us = ETC_NO_RTT;
+	e->rtt_round_us = ETC_NO_RTT;
+	e->rate = etc_bytes_per_sec(10ULL * mss, rtt_us ? rtt_us : 100000);
+	e->min_rtt_stamp = now_us;
+	e->round_start_us = now_us;
+	e->phase = ETC_CRUISE;
+	e->stage = ETC_DETECT;
+}
+
+/* Pacing rate the glue should use now. */
+static inline u64 etc_pacing_rate(const struct etc_core *e,
+				  const struct etc_params *p)
+{
+	if (e->phase == ETC_DRAIN)
+		return fp_mul(e->rate, p->eta);
+	return e->rate;
+}
+
+/* cwnd cap in packets: 2 x s x min RTT plus two bursts (sec. 4). */
+static inline u32 etc_cwnd(const struct etc_core *e,
+			   const struct etc_params *p, u32 mss, u32 srtt_us)
+{
+	u32 rtt = e->min_rtt_us != ETC_NO_RTT ? e->min_rtt_us : srtt_us;
+	u64 pkts;
+
+	if (!mss)
+		return 2 * p->burst;
+	if (!rtt)	/* no RTT yet: the initial window */
+		return 10 + p->burst;
+	pkts = div64_u64(2 * etc_rate_bytes(e->rate, rtt), mss) + 2 * p->burst;
+	return pkts > 0xffffff ? 0xffffff : (u32)pkts;
+}
+
+/* Close the open burst: add its dispersion to the round's Rp sample. */
+static inline void etc_close_burst(struct etc_core *e)
+{
+	u32 pkts = e->burst_d1 - e->burst_d0;
+	u32 us = e->burst_t1 - e->burst_t0;
+
+	if (e->burst_acks < 2 || !pkts || !us) {
+		if (e->single_bursts < 255)
+			e->single_bursts++;
+		return;
+	}
+	/*
+	 * Not a micro-burst any more if its ACKs span more than a min RTT
+	 * (a stall or loss recovery in between): not a receipt rate.
+	 */
+	if (e->min_rtt_us != ETC_NO_RTT && us > e->min_rtt_us)
+		return;
+	if (e->rp_pkts > ETC_U32_MAX - pkts || e->rp_us > ETC_U32_MAX - us)
+		return;
+	e->rp_pkts += pkts;
+	e->rp_us += us;
+}
+
+/* Track the micro-burst the ACK belongs to; true on its first ACK. */
+static inline bool etc_track_burst(struct etc_core *e, const struct etc_ack *a)
+{
+	if (e->started && a->burst_id == e->burst_id) {
+		e->burst_t1 = a->now_us;
+		e->burst_d1 = a->delivered;
+		if (e->burst_acks < 255)
+			e->burst_acks++;
+		return false;
+	}
+	if (e->started)
+		etc_close_burst(e);
+	e->started = 1;
+	e->burst_id = a->burst_id;
+	e->burst_t0 = a->now_us;
+	e->burst_t1 = a->now_us;
+	e->burst_d0 = a->delivered;
+	e->burst_d1 = a->delivered;
+	e->burst_acks = 1;
+	return true;
+}
+
+static inline void etc_rtt_sample(struct etc_core *e, u32 rtt, u32 now)
+{
+	if (!rtt)
+		return;
+	if (rtt < e->rtt_round_us)
+		e->rtt_round_us = rtt;
+	if (rtt <= e->min_rtt_us ||
+	    now - e->min_rtt_stamp > ETC_MIN_RTT_WIN_US) {
+		e->min_rtt_us = rtt;
+		e->min_rtt_stamp = now;
+	}
+}
+
+/* r_max and the stage rules of sec. 3.2, once per round. */
+static inline void etc_update_stage(struct etc_core *e)
+{
+	if (!e->rcv_max || fp_mul(e->rcv_max, ETC_RISE_Q16) < e->rcv) {
+		/* sharp rise: spare bandwidth, back to detection */
+		e->rcv_max = e->rcv;
+		e->stage = ETC_DETECT;
+		e->stall_rounds = 0;
+		return;
+	}
+	if (e->rcv * ETC_FAR_DEN < e->rcv_max * ETC_FAR_NUM) {
+		/* far below r_max: fewer resources now, sample it again */
+		e->rcv_max = e->rcv;
+		e->stall_rounds = 0;
+		return;
+	}
+	if (e->stall_rounds < 255)
+		e->stall_rounds++;
+	if (e->stall_rounds >= ETC_STABLE_ROUNDS)
+		e->stage = ETC_STABLE;
+}
+
+/* The round's pulling rate: burst dispersion, corrected by r_max. */
+static inline void etc_update_rp(struct etc_core *e,
+				 const struct etc_params *p, u32 mss)
+{
+	u64 rp = 0;
+
+	if (e->rp_us)
+		rp = etc_bytes_per_sec((u64)e->rp_pkts * mss, e->rp_us);
+	else if (e->single_bursts)
+		rp = div64_u64(e->rcv_max * ETC_RP_FALLBACK_NUM,
+			       ETC_RP_FALLBACK_DEN);
+	else
+		return;		/* nothing measured: keep the last Rp */
+	if (rp < e->rcv_max)
+		rp = e->rcv_max;
+	if (e->stage == ETC_STABLE) {
+		u64 cap = fp_mul(e->rcv_max, p->k);
+
+		if (rp > cap)
+			rp = cap;
+	}
+	e->rp = rp;
+}
+
+/*
+ * RTT gradient: the round's RTT against the reference, as a Q16 fraction
+ * of the min RTT.  The reference is the RTT after the last decrease (or
+ * the lowest since), so a queue that creeps up by less than the threshold
+ * per round still trips it once it has grown by the threshold in all.
+ */
+static inline s64 etc_gradient(const struct etc_core *e)
+{
+	s64 d;
+
+	if (!e->rtt_ref_us || e->rtt_round_us == ETC_NO_RTT ||
+	    e->min_rtt_us == ETC_NO_RTT || !e->min_rtt_us)
+		return 0;
+	d = (s64)e->rtt_round_us - (s64)e->rtt_ref_us;
+	if (d < 0)
+		return -(s64)fp_div((u64)-d, e->min_rtt_us);
+	return (s64)fp_div((u64)d, e->min_rtt_us);
+}
+
+/* Algorithm 1, RateUpdate(), at the end of a round. */
+static inline enum etc_event etc_rate_update(struct etc_core *e,
+					     const struct etc_params *p,
+					     const struct etc_ack *a)
+{
+	s64 g = etc_gradient(e);
+	u64 floor = etc_floor_rate(e, p, a->mss);
+	u64 drain_base;
+	u32 td;
+
+	if (e->phase != ETC_CRUISE)
+		return ETC_EV_NONE;
+	if (!e->rtt_ref_us) {
+		/* first round after a drain: only take the reference */
+		if (e->rtt_round_us != ETC_NO_RTT)
+			e->rtt_ref_us = e->rtt_round_us;
+		return ETC_EV_NONE;
+	}
+	if (e->rtt_round_us < e->rtt_ref_us)
+		e->rtt_ref_us = e->rtt_round_us;
+
+	/* "holds": within a quarter of the threshold */
+	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS) {
+		u64 n = etc_increase(e->rate, e->rp, p->alpha);
+
+		e->idle_rounds = 0;
+		if (n == e->rate)
+			return ETC_EV_NONE;
+		e->rate = n;
+		return ETC_EV_INCREASE;
+	}
+	if (g < (s64)p->grad) {
+		if (e->idle_rounds < 255)
+			e->idle_rounds++;
+		return ETC_EV_NONE;
+	}
+
+	/*
+	 * "the current receiving rate": the last round's, not the 8-RTT
+	 * average, which lags a capacity drop by several RTTs.
+	 */
+	e->idle_rounds = 0;
+	e->rate = etc_decrease(e->rate, e->rcv_now);
+	if (e->rate < floor)
+		e->rate = floor;
+	/* the RTT after the drain becomes the new reference */
+	e->rtt_ref_us = 0;
+	/*
+	 * Eq. 2 assumes the bottleneck drains at s; right after a capacity
+	 * drop s is still above what it delivers, so use min(s, r) for both
+	 * the BDP and the drain rate, or the drain stops too early.
+	 */
+	drain_base = e->rcv_now && e->rcv_now < e->rate ? e->rcv_now : e->rate;
+	td = etc_drain_us(a->inflight, drain_base, e->min_rtt_us, p->eta);
+	if (td) {
+		e->phase = ETC_DRAIN;
+		e->phase_end_us = a->now_us + td;
+		return ETC_EV_DRAIN;
+	}
+	e->phase = ETC_HOLD;
+	e->phase_end_us = a->now_us + (e->min_rtt_us == ETC_NO_RTT ?
+				       0 : e->min_rtt_us);
+	return ETC_EV_DECREASE;
+}
+
+/* Drain and hold end on time, not on round boundaries. */
+static inline enum etc_event etc_phase_timer(struct etc_core *e,
+					     const struct etc_ack *a)
+{
+	if (e->phase == ETC_CRUISE || etc_after(e->phase_end_us, a->now_us))
+		return ETC_EV_NONE;
+	if (e->phase == ETC_DRAIN) {
+		u32 rtt = e->rtt_round_us != ETC_NO_RTT ? e->rtt_round_us :
+			  e->min_rtt_us;
+
+		e->phase = ETC_HOLD;
+		e->phase_end_us = a->now_us +
+				  (rtt == ETC_NO_RTT ? 0 : rtt);
+		return ETC_EV_HOLD;
+	}
+	e->phase = ETC_CRUISE;
+	e->rtt_ref_us = 0;	/* measure the gradient from here */
+	return ETC_EV_CRUISE;
+}
+
+/* End of a round: receiving rate, stage, Rp, then the rate update. */
+static inline enum etc_event etc_end_round(struct etc_core *e,
+					   const struct etc_params *p,
+					   const struct etc_ack *a)
+{
+	u32 us = a->now_us - e->round_start_us;
+	u32 pkts = a->delivered - e->round_dlv;
+	enum etc_event ev;
+
+	if (us && pkts) {
+		u64 rr = etc_bytes_per_sec((u64)pkts * a->mss, us);
+
+		e->rcv_now = rr;
+		if (!e->rcv)
+			e->rcv = rr;
+		else if (rr >= e->rcv)
+			e->rcv += (rr - e->rcv) >> ETC_RCV_EWMA_SHIFT;
+		else
+			e->rcv -= (e->rcv - rr) >> ETC_RCV_EWMA_SHIFT;
+		etc_update_stage(e);
+	}
+	etc_update_rp(e, p, a->mss);
+	ev = etc_rate_update(e, p, a);
+
+	e->round_start_us = a->now_us;
+	e->round_dlv = a->delivered;
+	e->rtt_round_us = ETC_NO_RTT;
+	e->rp_pkts = 0;
+	e->rp_us = 0;
+	e->single_bursts = 0;
+	return ev;
+}
+
+/**
+ * etc_on_ack() - Feed one ACK to the control law.
+ * @e: state
+ * @p: parameters
+ * @a: what the ACK says
+ *
+ * Return: what changed, for tracing; the glue then reads
+ * etc_pacing_rate() and etc_cwnd().
+ */
+static inline enum etc_event etc_on_ack(struct etc_core *e,
+					const struct etc_params *p,
+					const struct etc_ack *a)
+{
+	enum etc_event ev = etc_phase_timer(e, a);
+
+	if (!a->valid)
+		return ev;
+	/* RTT of the first packet of each micro-burst only (sec. 3.2) */
+	if (etc_track_burst(e, a))
+		etc_rtt_sample(e, a->rtt_us, a->now_us);
+
+	/* A round ends when a packet sent after it began is delivered. */
+	if (!etc_after(e->round_dlv, a->prior_delivered) &&
+	    etc_after(a->delivered, e->round_dlv)) {
+		enum etc_event r = etc_end_round(e, p, a);
+
+		if (r != ETC_EV_NONE)
+			ev = r;
+	}
+	if (e->rate < etc_floor_rate(e, p, a->mss))
+		e->rate = etc_floor_rate(e, p, a->mss);
+	return ev;
+}
+
+/*
+ * Retransmission timeout: the path is in trouble or changed.  Halve the
+ * rate (not a collapse to a tiny rate), restart detection and let the
+ * next round re-learn r_max and Rp.
+ */
+static inline void etc_on_rto(struct etc_core *e)
+{
+	e->rate >>= 1;
+	e->rcv_max = 0;
+	e->stage = ETC_DETECT;
+	e->stall_rounds = 0;
+	e->phase = ETC_CRUISE;
+	e->rtt_ref_us = 0;
+	e->idle_rounds = 0;
+}
+
+#endif /* _ETC_CORE_H */

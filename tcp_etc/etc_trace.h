@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoint of tcp_etc: one event per rate update (increase, decrease,
+ * drain, hold, RTO), never per ACK.
+ *
+ *   echo 1 > /sys/kernel/tracing/events/tcp_etc/etc_update/enable
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM tcp_etc
+
+#if !defined(_ETC_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _ETC_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <net/inet_sock.h>
+#include "etc_core.h"
+
+TRACE_EVENT(etc_update,
+	    TP_PROTO(const struct sock *sk, const struct etc_core *e, int event),
+	    TP_ARGS(sk, e, event),
+	    TP_STRUCT__entry(__field(u16, sport)
+			     __field(u16, dport)
+			     __field(u8, event)
+			     __field(u8, stage)
+			     __field(u8, phase)
+			     __field(u64, rate)
+			     __field(u64, rp)
+			     __field(u64, rcv)
+			     __field(u64, rcv_max)
+			     __field(u32, min_rtt)
+			     __field(u32, rtt)),
+	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
+			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
+			   __entry->event = event;
+			   __entry->stage = e->stage;
+			   __entry->phase = e->phase;
+			   __entry->rate = e->rate;
+			   __entry->rp = e->rp;
+			   __entry->rcv = e->rcv;
+			   __entry->rcv_max = e->rcv_max;
+			   __entry->min_rtt = e->min_rtt_us;
+			   __entry->rtt = e->rtt_ref_us;),
+	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u",
+		      __entry->sport, __entry->dport,
+		      __print_symbolic(__entry->event,
+				       { ETC_EV_INCREASE, "increase" },
+				       { ETC_EV_DECREASE, "decrease" },
+				       { ETC_EV_DRAIN, "drain" },
+				       { ETC_EV_HOLD, "hold" },
+				       { ETC_EV_CRUISE, "cruise" },
+				       { ETC_EV_RTO, "rto" }),
+		      __entry->stage == ETC_STABLE ? "stable" : "detect",
+		      __entry->phase, __entry->rate, __entry->rp,
+		      __entry->rcv, __entry->rcv_max, __entry->min_rtt,
+		      __entry->rtt)
+);
+
+#endif /* _ETC_TRACE_H */
+
+/* Out of tree: found through -I$(src) (see Kbuild). */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE etc_trace
+#include <trace/define_trace.h>

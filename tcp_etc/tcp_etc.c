@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ETC: Elastic Transmission Control (Han et al., USENIX ATC 2024) as a
+ * pluggable TCP congestion control named "etc".
+ *
+ * The control law lives in etc_core.h (shared with the unit tests); this
+ * file maps it onto the stack:
+ *  - micro-bursts: pacing at the average rate s plus .min_tso_segs = N, so
+ *    each TSO skb of N segments leaves back to back and the EDT pacer
+ *    spaces skbs by N x MSS / s.  No per-packet timer of our own.
+ *  - a burst at the ACK side is the TSO skb: every (partial) ACK of it
+ *    carries the same rs->last_end_seq, so its first and last ACK times
+ *    give the receipt rate (pulling rate), and rs->rtt_us on its first
+ *    ACK is the RTT of its first packet.
+ *  - rate from cong_control: pacing rate s (eta x s while draining) and a
+ *    cwnd cap of 2 x s x min RTT plus two bursts.
+ *  - loss: ssthresh stays infinite and undo keeps cwnd, so the stack's
+ *    own reductions do not fight the rate; an RTO halves s once.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+#include <net/tcp.h>
+#include <linux/inet_diag.h>
+
+#include "cc_compat.h"
+#include "etc_core.h"
+
+#define CREATE_TRACE_POINTS
+#include "etc_trace.h"
+
+/* A Q16 module parameter with its accepted range. */
+struct etc_qparam {
+	u32 val;
+	u32 min;	/* inclusive */
+	u32 max;	/* inclusive */
+};
+
+#define ETC_Q16(i, f_1e4)	((u32)(((u64)(i) << FP_SHIFT) + \
+				       (((u64)(f_1e4) << FP_SHIFT) + 5000) / 10000))
+
+static struct etc_qparam etc_alpha = {
+	.val = 178145,		/* e = 2.718281828 */
+	.min = ETC_Q16(1, 5000),
+	.max = ETC_Q16(16, 0),
+};
+
+static struct etc_qparam etc_eta = {
+	.val = ETC_Q16(0, 3000),
+	.min = ETC_Q16(0, 500),
+	.max = ETC_Q16(0, 9500),
+};
+
+static struct etc_qparam etc_k = {
+	.val = ETC_Q16(1, 5000),
+	.min = ETC_Q16(1, 0),
+	.max = ETC_Q16(4, 0),
+};
+
+static struct etc_qparam etc_grad = {
+	.val = ETC_Q16(0, 1000),
+	.min = ETC_Q16(0, 100),
+	.max = ETC_Q16(10, 0),
+};
+
+static unsigned int etc_burst = 8;
+
+#define ETC_BURST_MIN	2
+#define ETC_BURST_MAX	32
+#define ETC_FRAC_DIGITS	6
+
+/*
+ * Parse "I[.F]" (up to ETC_FRAC_DIGITS fraction digits) or "e" into Q16,
+ * rounded to nearest.  The kernel has no decimal fixed-point parser.
+ */
+static int etc_parse_q16(const char *s, u32 *out)
+{
+	u64 ip = 0, fp = 0, scale = 1;
+	int nd = 0, nf = 0;
+
+	if (s[0] == 'e' && (!s[1] || (s[1] == '\n' && !s[2]))) {
+		*out = 178145;
+		return 0;
+	}
+	for (; *s >= '0' && *s <= '9'; s++, nd++) {
+		ip = ip * 10 + (*s - '0');
+		if (ip > 0xffff)
+			return -ERANGE;
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++) {
+			if (nf == ETC_FRAC_DIGITS)
+				continue;	/* beyond Q16 precision */
+			fp = fp * 10 + (*s - '0');
+			scale *= 10;
+			nf++;
+		}
+	}
+	if (*s == '\n')
+		s++;
+	if (*s || (!nd && !nf))
+		return -EINVAL;
+	*out = (u32)((ip << FP_SHIFT) +
+		     div64_u64((fp << FP_SHIFT) + (scale >> 1), scale));
+	return 0;
+}
+
+static int etc_q16_set(const char *val, const struct kernel_param *kp)
+{
+	struct etc_qparam *q = kp->arg;
+	u32 v;
+	int err;
+
+	err = etc_parse_q16(val, &v);
+	if (err || v < q->min || v > q->max) {
+		pr_err("tcp_etc: %s: \"%.*s\" refused: a decimal number from %u.%04u to %u.%04u expected\n",
+		       kp->name, (int)strcspn(val, "\n"), val,
+		       q->min >> FP_SHIFT,
+		       (u32)(((u64)(q->min & 0xffff) * 10000 + 32768) >> FP_SHIFT),
+		       q->max >> FP_SHIFT,
+		       (u32)(((u64)(q->max & 0xffff) * 10000 + 32768) >> FP_SHIFT));
+		return -EINVAL;
+	}
+	WRITE_ONCE(q->val, v);
+	return 0;
+}
+
+static int etc_q16_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct etc_qparam *q = kp->arg;
+	u32 v = READ_ONCE(q->val);
+	u32 ip = v >> FP_SHIFT;
+	u32 fp = (u32)(((u64)(v & 0xffff) * 10000 + 32768) >> FP_SHIFT);
+
+	if (fp >= 10000) {	/* rounding carried into the integer part */
+		ip++;
+		fp -= 10000;
+	}
+	return sysfs_emit(buffer, "%u.%04u\n", ip, fp);
+}
+
+static const struct kernel_param_ops etc_q16_ops = {
+	.set = etc_q16_set,
+	.get = etc_q16_get,
+};
+
+static int etc_burst_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < ETC_BURST_MIN || v > ETC_BURST_MAX) {
+		pr_err("tcp_etc: burst: refused: an integer from %u to %u expected\n",
+		       ETC_BURST_MIN, ETC_BURST_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(etc_burst, v);
+	return 0;
+}
+
+static const struct kernel_param_ops etc_burst_ops = {
+	.set = etc_burst_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(alpha, &etc_q16_ops, &etc_alpha, 0644);
+MODULE_PARM_DESC(alpha, "log base of the rate increase, Eq. 1 (1.5 .. 16, or \"e\"; default e)");
+module_param_cb(eta, &etc_q16_ops, &etc_eta, 0644);
+MODULE_PARM_DESC(eta, "queue drain rate as a fraction of the rate (0.05 .. 0.95; default 0.3)");
+module_param_cb(k, &etc_q16_ops, &etc_k, 0644);
+MODULE_PARM_DESC(k, "stable stage cap of the pulling rate, k x r_max (1 .. 4; default 1.5)");
+module_param_cb(grad_thresh, &etc_q16_ops, &etc_grad, 0644);
+MODULE_PARM_DESC(grad_thresh, "RTT gradient that triggers a decrease, as a fraction of the min RTT (0.01 .. 10; default 0.1)");
+module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);
+MODULE_PARM_DESC(burst, "packets per micro-burst N (2 .. 32; default 8)");
+
+static void etc_read_params(struct etc_params *p)
+{
+	p->alpha = READ_ONCE(etc_alpha.val);
+	p->eta = READ_ONCE(etc_eta.val);
+	p->k = READ_ONCE(etc_k.val);
+	p->grad = READ_ONCE(etc_grad.val);
+	p->burst = READ_ONCE(etc_burst);
+}
+
+static void etc_apply(struct sock *sk, const struct etc_core *e,
+		      const struct etc_params *p)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = etc_cwnd(e, p, tp->mss_cache, tp->srtt_us >> 3);
+
+	cc_set_pacing_rate(sk, etc_pacing_rate(e, p));
+	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
+}
+
+static void etc_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct etc_core *e = inet_csk_ca(sk);
+	struct etc_params p;
+
+	etc_read_params(&p);
+	etc_core_init(e, tp->mss_cache, tp->srtt_us >> 3, (u32)tp->tcp_mstamp);
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	cc_enable_pacing(sk);
+	cc_set_pacing_rate(sk, etc_pacing_rate(e, &p));
+}
+
+static void etc_main(struct sock *sk, u32 ack, int flag,
+		     const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct etc_core *e = inet_csk_ca(sk);
+	struct etc_params p;
+	struct etc_ack a;
+	enum etc_event ev;
+
+	etc_read_params(&p);
+	a.now_us = (u32)tp->tcp_mstamp;
+	a.burst_id = rs->last_end_seq;
+	a.delivered = tp->delivered;
+	a.prior_delivered = rs->prior_delivered;
+	a.rtt_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0;
+	a.inflight = (u64)tcp_packets_in_flight(tp) * tp->mss_cache;
+	a.mss = tp->mss_cache;
+	/* Retransmissions are ambiguous for both burst timing and RTT. */
+	a.valid = rs->delivered > 0 && rs->acked_sacked && !rs->is_retrans;
+
+	ev = etc_on_ack(e, &p, &a);
+	etc_apply(sk, e, &p);
+	if (ev != ETC_EV_NONE)
+		trace_etc_update(sk, e, ev);
+}
+
+CC_DEFINE_CONG_CONTROL(etc_cong_control, etc_main);
+
+static void etc_set_state(struct sock *sk, u8 new_state)
+{
+	struct etc_core *e = inet_csk_ca(sk);
+
+	if (new_state == TCP_CA_Loss &&
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Loss) {
+		struct etc_params p;
+
+		etc_read_params(&p);
+		etc_on_rto(e);
+		if (e->rate < etc_floor_rate(e, &p, tcp_sk(sk)->mss_cache))
+			e->rate = etc_floor_rate(e, &p, tcp_sk(sk)->mss_cache);
+		cc_set_pacing_rate(sk, etc_pacing_rate(e, &p));
+		trace_etc_update(sk, e, ETC_EV_RTO);
+	}
+}
+
+/* The rate, not ssthresh, reacts to congestion: never lower it. */
+static u32 etc_ssthresh(struct sock *sk)
+{
+	return TCP_INFINITE_SSTHRESH;
+}
+
+/* cwnd is recomputed from the rate on every ACK; nothing to restore. */
+static u32 etc_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/* TSO skbs of at least N segments are the micro-bursts. */
+static u32 etc_min_tso_segs(struct sock *sk)
+{
+	return READ_ONCE(etc_burst);
+}
+
+/*
+ * ss -ti shows "bbr:(bw:Rp,mrtt:min RTT,pacing_gain:s/Rp,cwnd_gain:r/Rp)";
+ * the rate s itself is ss's pacing_rate.
+ */
+static size_t etc_get_info(struct sock *sk, u32 ext, int *attr,
+			   union tcp_cc_info *info)
+{
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		const struct etc_core *e = inet_csk_ca(sk);
+		u64 rp = e->rp;
+		u64 sg = 0, rg = 0;
+
+		if (rp) {
+			sg = div64_u64(e->rate << 8, rp);
+			rg = div64_u64(e->rcv << 8, rp);
+		}
+		memset(&info->bbr, 0, sizeof(info->bbr));
+		info->bbr.bbr_bw_lo = (u32)rp;
+		info->bbr.bbr_bw_hi = (u32)(rp >> 32);
+		info->bbr.bbr_min_rtt = e->min_rtt_us == ETC_NO_RTT ?
+					0 : e->min_rtt_us;
+		info->bbr.bbr_pacing_gain = (u32)min_t(u64, sg, U32_MAX);
+		info->bbr.bbr_cwnd_gain = (u32)min_t(u64, rg, U32_MAX);
+		*attr = INET_DIAG_BBRINFO;
+		return sizeof(info->bbr);
+	}
+	return 0;
+}
+
+static struct tcp_congestion_ops tcp_etc_ops __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
+	.name		= "etc",
+	.owner		= THIS_MODULE,
+	.init		= etc_init,
+	.cong_control	= etc_cong_control,
+	.ssthresh	= etc_ssthresh,
+	.undo_cwnd	= etc_undo_cwnd,
+	.set_state	= etc_set_state,
+	.min_tso_segs	= etc_min_tso_segs,
+	.get_info	= etc_get_info,
+};
+
+static int __init etc_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct etc_core) > ICSK_CA_PRIV_SIZE);
+	return tcp_register_congestion_control(&tcp_etc_ops);
+}
+
+static void __exit etc_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_etc_ops);
+}
+
+module_init(etc_register);
+module_exit(etc_unregister);
+
+MODULE_AUTHOR("tcp_etc contributors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ETC: Elastic Transmission Control (pulling-rate congestion control)");
