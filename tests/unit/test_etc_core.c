@@ -20,52 +20,12 @@
 #include <string.h>
 
 #include "../../tcp_etc/etc_core.h"
+#include "unit_tap.h"
 
 #define Q		65536.0
 #define E_Q16		178145U
 #define MSS		1448U
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-static int tap_num;
-static int tap_failed;
-
-static void tap(int pass, const char *desc, const char *fmt, ...)
-{
-	char buf[512] = "";
-	va_list ap;
-
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(buf, sizeof(buf), fmt, ap);
-		va_end(ap);
-	}
-	tap_num++;
-	if (pass) {
-		printf("ok %d - %s\n", tap_num, desc);
-		if (*buf)
-			printf("# %s\n", buf);
-	} else {
-		tap_failed++;
-		printf("not ok %d - %s%s%s\n", tap_num, desc,
-		       *buf ? " # measured " : "", buf);
-	}
-}
-
-static u64 rng_state = 0x5eedc0ffee123457ULL;
-
-static u64 rnd64(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double rndu(void)
-{
-	return (rnd64() >> 11) * (1.0 / 9007199254740992.0);
-}
 
 static struct etc_params defaults(void)
 {
@@ -597,6 +557,5 @@ int main(void)
 	test_sim_drop();
 	test_sim_two();
 	test_fuzz();
-	printf("1..%d\n", tap_num);
-	return tap_failed ? 1 : 0;
+	return tap_finish();
 }

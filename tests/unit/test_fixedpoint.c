@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "cc_fixedpoint.h"
+#include "unit_tap.h"
 
 #define Q	65536.0			/* FP_ONE as a double */
 #define E_Q16	178145ULL		/* e in Q16, ETC's default alpha */
@@ -42,45 +43,6 @@
 #define SIG_REL5_FLOOR	ldexp(1, -6)
 #define SIG_REL4	0.0001
 #define SIG_REL4_FLOOR	ldexp(1, -3)
-
-static int tap_num;
-static int tap_failed;
-
-static void tap(int pass, const char *desc, const char *fmt, ...)
-{
-	char buf[512] = "";
-	va_list ap;
-
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(buf, sizeof(buf), fmt, ap);
-		va_end(ap);
-	}
-	tap_num++;
-	if (pass) {
-		printf("ok %d - %s\n", tap_num, desc);
-		if (*buf)
-			printf("# %s\n", buf);
-	} else {
-		tap_failed++;
-		if (*buf)
-			printf("not ok %d - %s # measured %s\n", tap_num, desc, buf);
-		else
-			printf("not ok %d - %s\n", tap_num, desc);
-	}
-}
-
-static u64 rng_state = 0x5eed0f1c0ffee123ULL;
-
-/* splitmix64 */
-static u64 rnd64(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Random value with a uniformly random bit length in [0, 64] */
 static u64 rnd_bits(void)
@@ -660,6 +622,5 @@ int main(void)
 	test_etc();
 	test_fuzz();
 
-	printf("1..%d\n", tap_num);
-	return tap_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tap_finish();
 }
