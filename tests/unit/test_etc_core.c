@@ -22,6 +22,12 @@
 #include "../../tcp_etc/etc_core.h"
 #include "unit_tap.h"
 
+/* bytes per second to Mbit/s, for messages */
+static double mbit(u64 bytes_per_s)
+{
+	return bytes_per_s * 8.0 / 1000000;
+}
+
 #define Q		65536.0
 #define E_Q16		178145U
 #define MSS		1448U
@@ -256,7 +262,7 @@ static void test_stages(void)
 	e.single_bursts = 3;			/* one ACK per burst */
 	etc_update_rp(&e, &p, MSS);
 	ok &= e.rp == 1250000;
-	tap(ok, "stages: stable Rp = min(k x r_max, Rp), never below r_max, 1.25 x r_max with one ACK per burst",
+	tap(ok, "stages: stable Rp = min(k x r_max, Rp) >= r_max; 1.25 x r_max on single ACKs",
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	e.rcv = 1150000;			/* > 1.1 x r_max: spare bandwidth */
@@ -266,13 +272,14 @@ static void test_stages(void)
 	e.rcv = 500000;				/* far below r_max: new competitor */
 	etc_update_stage(&e);
 	ok &= e.rcv_max == 500000;
-	tap(ok, "stages: a 1.1x rise returns to detection; r far below r_max re-samples r_max", NULL);
+	tap(ok, "stages: a 1.1x rise returns to detection; r << r_max re-samples r_max",
+	    NULL);
 }
 
 /* ---- packet-level simulation of a FIFO bottleneck ---- */
 
 #define SIM_FLOWS	4
-#define SIM_RING	(1 << 16)
+#define SIM_RING	65536	/* packets in flight the simulator tracks */
 
 struct sim_ack {
 	double t;		/* arrival at the sender, us */
@@ -385,11 +392,12 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 			a.valid = true;
 			ev = etc_on_ack(&best->e, p, &a);
 			if (getenv("ETC_SIM_TRACE") && ev != ETC_EV_NONE)
-				fprintf(stderr, "%8.3f f%d ev %d st %d rate %.2f rp %.2f rcv %.2f now %.2f max %.2f rtt_ref %u grad %lld q %.1f\n",
+				fprintf(stderr,
+					"%8.3f f%d ev %d st %d rate %.2f rp %.2f rcv %.2f now %.2f max %.2f rtt_ref %u grad %lld q %.1f\n",
 					tb / 1e6, (int)(best - s->f), ev, best->e.stage,
-					best->e.rate * 0.000008, best->e.rp * 0.000008, best->e.rcv * 0.000008,
-					best->e.rcv_now * 0.000008, best->e.rcv_max * 0.000008, best->e.rtt_ref_us,
-					(long long)etc_gradient(&best->e),
+					mbit(best->e.rate), mbit(best->e.rp), mbit(best->e.rcv),
+					mbit(best->e.rcv_now), mbit(best->e.rcv_max),
+					best->e.rtt_ref_us, (long long)etc_gradient(&best->e),
 					(s->link_free > tb ? s->link_free - tb : 0) / 1000);
 			best->drains += ev == ETC_EV_DRAIN;
 			best->decreases += ev == ETC_EV_DECREASE || ev == ETC_EV_DRAIN;
@@ -429,7 +437,8 @@ static void test_sim_single(void)
 	    "rate after 400 ms %.1f %% of C, peak %.1f %%",
 	    100.0 * rate_startup / c, 100.0 * f->max_rate / c);
 
-	sim.qsum = sim.qmax = 0;
+	sim.qsum = 0;
+	sim.qmax = 0;
 	sim.qn = 0;
 	f->bytes_win = 0;
 	sim_run(&sim, &p, 20e6, 2e6);
@@ -462,11 +471,13 @@ static void test_sim_drop(void)
 	sim_run(&sim, &p, 5e6, 0);
 	dec0 = f->decreases;
 	sim.c /= 2;
-	sim.qsum = sim.qmax = 0;
+	sim.qsum = 0;
+	sim.qmax = 0;
 	sim.qn = 0;
 	sim_run(&sim, &p, 7e6, 7e6);
 	qpeak = sim.qmax;
-	sim.qsum = sim.qmax = 0;
+	sim.qsum = 0;
+	sim.qmax = 0;
 	sim.qn = 0;
 	f->bytes_win = 0;
 	sim_run(&sim, &p, 15e6, 7e6);
