@@ -409,6 +409,14 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 	}
 }
 
+/* Start a new measurement window for the queueing-delay statistics. */
+static void sim_reset_queue_stats(struct sim *s)
+{
+	s->qsum = 0;
+	s->qmax = 0;
+	s->qn = 0;
+}
+
 static void sim_setup(double mbit, double rtt_ms, int nflows, double gap_s)
 {
 	int i;
@@ -437,9 +445,7 @@ static void test_sim_single(void)
 	    "rate after 400 ms %.1f %% of C, peak %.1f %%",
 	    100.0 * rate_startup / c, 100.0 * f->max_rate / c);
 
-	sim.qsum = 0;
-	sim.qmax = 0;
-	sim.qn = 0;
+	sim_reset_queue_stats(&sim);
 	f->bytes_win = 0;
 	sim_run(&sim, &p, 20e6, 2e6);
 	util = f->bytes_win / (c * 18);
@@ -451,7 +457,7 @@ static void test_sim_single(void)
 	tap(f->stable_seen, "sim: bandwidth detection -> stable convergence stage",
 	    "stage now %s, r_max %.2f Mbit/s, Rp %.2f Mbit/s",
 	    f->e.stage == ETC_STABLE ? "stable" : "detect",
-	    f->e.rcv_max * 8 / 1e6, f->e.rp * 8 / 1e6);
+	    mbit(f->e.rcv_max), mbit(f->e.rp));
 	/* the first ACK of a burst acks two packets (delayed ACK) */
 	tap(f->e.min_rtt_us >= 40000 &&
 	    f->e.min_rtt_us <= 40000 + 2 * MSS / sim.c + 100,
@@ -471,14 +477,10 @@ static void test_sim_drop(void)
 	sim_run(&sim, &p, 5e6, 0);
 	dec0 = f->decreases;
 	sim.c /= 2;
-	sim.qsum = 0;
-	sim.qmax = 0;
-	sim.qn = 0;
+	sim_reset_queue_stats(&sim);
 	sim_run(&sim, &p, 7e6, 7e6);
 	qpeak = sim.qmax;
-	sim.qsum = 0;
-	sim.qmax = 0;
-	sim.qn = 0;
+	sim_reset_queue_stats(&sim);
 	f->bytes_win = 0;
 	sim_run(&sim, &p, 15e6, 7e6);
 	util = f->bytes_win / (c2 * 8);

@@ -16,9 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 NETLAB=$TOP/scripts/netlab
-for tool in iperf3 tc jq tcpdump; do
-	command -v "$tool" >/dev/null || { tap_plan 1; tap_skip "emu_jitter" "$tool not installed"; tap_done; }
-done
+require_tools iperf3 tc jq tcpdump
 
 OUT=$RESULTS/emu_jitter
 rm -rf "$OUT"

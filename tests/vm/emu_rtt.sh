@@ -17,7 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 NETLAB=$TOP/scripts/netlab
-command -v jq >/dev/null || { tap_plan 1; tap_skip "emu_rtt" "jq not installed"; tap_done; }
+require_tools jq
 
 OUT=$RESULTS/emu_rtt
 rm -rf "$OUT"

@@ -15,9 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 NETLAB=$TOP/scripts/netlab
-for tool in iperf3 tc jq; do
-	command -v "$tool" >/dev/null || { tap_plan 1; tap_skip "emu_trace" "$tool not installed"; tap_done; }
-done
+require_tools iperf3 tc jq
 
 OUT=$RESULTS/emu_trace
 rm -rf "$OUT" "$OUT-mm"

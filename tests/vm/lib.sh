@@ -91,6 +91,18 @@ cc_modules() {
 	done
 }
 
+# require_tools TOOL...: skip the whole test, kselftest style, when one is
+# missing (scripts/deps installs them all).
+require_tools() {
+	local tool
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null && continue
+		tap_plan 1
+		tap_skip "$(basename "$0" .sh)" "$tool not installed"
+		tap_done
+	done
+}
+
 require_root() {
 	[ "$(id -u)" -eq 0 ] || { tap_plan 1; tap_skip "$(basename "$0")" "needs root"; tap_done; }
 }
