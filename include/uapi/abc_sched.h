@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Netlink interface of the ABC qdisc (sch_abc) shared by the kernel module
+ * and the tc plugin q_abc.so.  Out of tree, so it lives here rather than in
+ * <linux/pkt_sched.h>; the attribute numbers are this project's ABI.
+ */
+#ifndef _UAPI_ABC_SCHED_H
+#define _UAPI_ABC_SCHED_H
+
+#include <linux/types.h>
+
+/* TCA_OPTIONS nest of qdisc kind "abc" */
+enum {
+	TCA_ABC_UNSPEC,
+	TCA_ABC_LIMIT,		/* u32: queue limit in packets (both queues) */
+	TCA_ABC_BANDWIDTH,	/* u64: link capacity in bytes/s; 0 = estimate
+				 * it from the dequeue rate, do not shape
+				 */
+	TCA_ABC_ETA,		/* u32: target utilisation eta, parts per million */
+	TCA_ABC_DELTA,		/* u32: delta of Eq. 1, in microseconds */
+	TCA_ABC_DT,		/* u32: delay threshold d_t, in microseconds */
+	TCA_ABC_WINDOW,		/* u32: rate measurement window T, in microseconds */
+	TCA_ABC_TOKEN_LIMIT,	/* u32: token bucket limit of Alg. 1, in packets */
+	TCA_ABC_TOPK,		/* u32: flows tracked per queue for the max-min
+				 * weights; 0 = no weighting (ABC and non-ABC
+				 * queues served round robin by bytes)
+				 */
+	TCA_ABC_PAD,
+	__TCA_ABC_MAX
+};
+
+#define TCA_ABC_MAX	(__TCA_ABC_MAX - 1)
+
+/* Per-queue index in struct tc_abc_xstats */
+enum {
+	TC_ABC_Q_ABC,		/* ECN-capable (ECT/CE) traffic, marked */
+	TC_ABC_Q_OTHER,		/* Not-ECT traffic, never marked */
+	TC_ABC_Q_MAX
+};
+
+/* TCA_STATS_APP of qdisc kind "abc" */
+struct tc_abc_xstats {
+	__u64	accelerates;	/* packets left ECT (accelerate) */
+	__u64	brakes;		/* packets set to CE (brake) */
+	__u64	target_rate;	/* tr of Eq. 1, bytes/s */
+	__u64	capacity;	/* mu: configured or estimated, bytes/s */
+	__u64	dequeue_rate;	/* cr, bytes/s over the window */
+	__u32	accel_frac;	/* f of Eq. 2, parts per million */
+	__u32	qdelay_us;	/* sojourn time of the last dequeued packet */
+	__u32	drops;		/* tail drops at the packet limit */
+	__u32	estimating;	/* 1 when mu is estimated (no bandwidth set) */
+	__u32	qlen[TC_ABC_Q_MAX];	/* packets queued */
+	__u32	weight[TC_ABC_Q_MAX];	/* scheduling weight, parts per million */
+};
+
+#endif /* _UAPI_ABC_SCHED_H */
