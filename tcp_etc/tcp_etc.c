@@ -24,125 +24,26 @@
 #include <linux/inet_diag.h>
 
 #include "cc_compat.h"
+#include "cc_param.h"
 #include "etc_core.h"
 
 #define CREATE_TRACE_POINTS
 #include "etc_trace.h"
 
-/* A Q16 module parameter with its accepted range. */
-struct etc_qparam {
-	u32 val;
-	u32 min;	/* inclusive */
-	u32 max;	/* inclusive */
+static struct cc_q16_param etc_alpha = {
+	.val = CC_Q16_E,
+	.min = CC_Q16(1, 5000),
+	.max = CC_Q16(16, 0),
 };
 
-#define ETC_Q16(i, f_1e4)	((u32)(((u64)(i) << FP_SHIFT) + \
-				       (((u64)(f_1e4) << FP_SHIFT) + 5000) / 10000))
-
-static struct etc_qparam etc_alpha = {
-	.val = 178145,		/* e = 2.718281828 */
-	.min = ETC_Q16(1, 5000),
-	.max = ETC_Q16(16, 0),
-};
-
-static struct etc_qparam etc_eta = {
-	.val = ETC_Q16(0, 3000),
-	.min = ETC_Q16(0, 500),
-	.max = ETC_Q16(0, 9500),
-};
-
-static struct etc_qparam etc_k = {
-	.val = ETC_Q16(1, 5000),
-	.min = ETC_Q16(1, 0),
-	.max = ETC_Q16(4, 0),
-};
-
-static struct etc_qparam etc_grad = {
-	.val = ETC_Q16(0, 1000),
-	.min = ETC_Q16(0, 100),
-	.max = ETC_Q16(10, 0),
-};
+static struct cc_q16_param etc_eta = CC_Q16_PARAM(0, 3000, 0, 500, 0, 9500);
+static struct cc_q16_param etc_k = CC_Q16_PARAM(1, 5000, 1, 0, 4, 0);
+static struct cc_q16_param etc_grad = CC_Q16_PARAM(0, 1000, 0, 100, 10, 0);
 
 static unsigned int etc_burst = 8;
 
 #define ETC_BURST_MIN	2
 #define ETC_BURST_MAX	32
-#define ETC_FRAC_DIGITS	6
-
-/*
- * Parse "I[.F]" (up to ETC_FRAC_DIGITS fraction digits) or "e" into Q16,
- * rounded to nearest.  The kernel has no decimal fixed-point parser.
- */
-static int etc_parse_q16(const char *s, u32 *out)
-{
-	u64 ip = 0, fp = 0, scale = 1;
-	int nd = 0, nf = 0;
-
-	if (s[0] == 'e' && (!s[1] || (s[1] == '\n' && !s[2]))) {
-		*out = 178145;
-		return 0;
-	}
-	for (; *s >= '0' && *s <= '9'; s++, nd++) {
-		ip = ip * 10 + (*s - '0');
-		if (ip > 0xffff)
-			return -ERANGE;
-	}
-	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++) {
-			if (nf == ETC_FRAC_DIGITS)
-				continue;	/* beyond Q16 precision */
-			fp = fp * 10 + (*s - '0');
-			scale *= 10;
-			nf++;
-		}
-	}
-	if (*s == '\n')
-		s++;
-	if (*s || (!nd && !nf))
-		return -EINVAL;
-	*out = (u32)((ip << FP_SHIFT) +
-		     div64_u64((fp << FP_SHIFT) + (scale >> 1), scale));
-	return 0;
-}
-
-static int etc_q16_set(const char *val, const struct kernel_param *kp)
-{
-	struct etc_qparam *q = kp->arg;
-	u32 v;
-	int err;
-
-	err = etc_parse_q16(val, &v);
-	if (err || v < q->min || v > q->max) {
-		pr_err("tcp_etc: %s: \"%.*s\" refused: a decimal number from %u.%04u to %u.%04u expected\n",
-		       kp->name, (int)strcspn(val, "\n"), val,
-		       q->min >> FP_SHIFT,
-		       (u32)(((u64)(q->min & 0xffff) * 10000 + 32768) >> FP_SHIFT),
-		       q->max >> FP_SHIFT,
-		       (u32)(((u64)(q->max & 0xffff) * 10000 + 32768) >> FP_SHIFT));
-		return -EINVAL;
-	}
-	WRITE_ONCE(q->val, v);
-	return 0;
-}
-
-static int etc_q16_get(char *buffer, const struct kernel_param *kp)
-{
-	const struct etc_qparam *q = kp->arg;
-	u32 v = READ_ONCE(q->val);
-	u32 ip = v >> FP_SHIFT;
-	u32 fp = (u32)(((u64)(v & 0xffff) * 10000 + 32768) >> FP_SHIFT);
-
-	if (fp >= 10000) {	/* rounding carried into the integer part */
-		ip++;
-		fp -= 10000;
-	}
-	return sysfs_emit(buffer, "%u.%04u\n", ip, fp);
-}
-
-static const struct kernel_param_ops etc_q16_ops = {
-	.set = etc_q16_set,
-	.get = etc_q16_get,
-};
 
 static int etc_burst_set(const char *val, const struct kernel_param *kp)
 {
@@ -162,13 +63,13 @@ static const struct kernel_param_ops etc_burst_ops = {
 	.get = param_get_uint,
 };
 
-module_param_cb(alpha, &etc_q16_ops, &etc_alpha, 0644);
+module_param_cb(alpha, &cc_q16_param_ops, &etc_alpha, 0644);
 MODULE_PARM_DESC(alpha, "log base of the rate increase, Eq. 1 (1.5 .. 16, or \"e\"; default e)");
-module_param_cb(eta, &etc_q16_ops, &etc_eta, 0644);
+module_param_cb(eta, &cc_q16_param_ops, &etc_eta, 0644);
 MODULE_PARM_DESC(eta, "queue drain rate as a fraction of the rate (0.05 .. 0.95; default 0.3)");
-module_param_cb(k, &etc_q16_ops, &etc_k, 0644);
+module_param_cb(k, &cc_q16_param_ops, &etc_k, 0644);
 MODULE_PARM_DESC(k, "stable stage cap of the pulling rate, k x r_max (1 .. 4; default 1.5)");
-module_param_cb(grad_thresh, &etc_q16_ops, &etc_grad, 0644);
+module_param_cb(grad_thresh, &cc_q16_param_ops, &etc_grad, 0644);
 MODULE_PARM_DESC(grad_thresh, "RTT gradient that triggers a decrease, as a fraction of the min RTT (0.01 .. 10; default 0.1)");
 module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);
 MODULE_PARM_DESC(burst, "packets per micro-burst N (2 .. 32; default 8)");
