@@ -66,6 +66,7 @@
 /* ---- Userspace shims, for the unit tests only ---- */
 #include <linux/types.h>
 
+typedef __s8 s8;
 typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
@@ -92,6 +93,11 @@ static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
 static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 {
 	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
 	return dividend / divisor;
 }
 

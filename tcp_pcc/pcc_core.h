@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PCC Allegro (Dong et al., NSDI '15) without kernel dependencies: the
+ * monitor-interval bookkeeping of sec. 3.1, the utility functions of sec.
+ * 2.2 and 2.4, and the starting / decision-making / rate-adjusting control
+ * of sec. 3.2.  Compiled into tcp_pcc.ko and into tests/unit/test_pcc_core.c.
+ *
+ * Rates are bytes per second in a u32 (so at most 4 GB/s, 34 Gbit/s, per
+ * flow); utilities are s64 in bytes per second, Q16.  Times are the low 32
+ * bits of the microsecond TCP clock, compared with wrap-safe differences.
+ */
+#ifndef _PCC_CORE_H
+#define _PCC_CORE_H
+
+#include "cc_fixedpoint.h"
+
+#ifndef __KERNEL__
+#include <stdbool.h>
+#endif
+
+#define PCC_USEC_PER_SEC	1000000U
+#define PCC_RATE_MAX		0xffffffffU	/* bytes/s */
+
+/* MI length: max(time for 10 packets, uniform [1.7, 2.2] x RTT), sec. 3.1 */
+#define PCC_MI_MIN_PKTS		10
+#define PCC_MI_RTT_LO		111411U		/* 1.7 in Q16 */
+#define PCC_MI_RTT_SPAN		32768U		/* 0.5 in Q16 */
+
+/* Loss-rate cut-off of the utility: Sigmoid_alpha(L - 0.05), sec. 2.2 */
+#define PCC_LOSS_CUTOFF_INV	20		/* 1 / 0.05 */
+/* Steepness of the latency term of sec. 2.4 (the paper leaves it open) */
+#define PCC_LAT_BETA		10
+
+/* Rate adjusting: n x eps_min never exceeds this (Q16, 0.5) per step. */
+#define PCC_ADJUST_MAX_STEP	32768U
+
+enum pcc_utility_kind {
+	PCC_UTIL_LOSS,		/* sec. 2.2, the default */
+	PCC_UTIL_LATENCY,	/* sec. 2.4, latency-aware */
+};
+
+struct pcc_params {
+	u32 alpha;		/* sigmoid steepness, Q16 */
+	u32 eps_min;		/* Q16 */
+	u32 eps_max;		/* Q16 */
+	u32 utility;		/* enum pcc_utility_kind */
+};
+
+static inline bool pcc_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Utility                                                             */
+/* ------------------------------------------------------------------ */
+
+/* v x 10^6 / dur_us without overflow while the quotient fits in 2^63. */
+static inline u64 pcc_per_sec(u64 v, u32 dur_us)
+{
+	u32 rem;
+	u64 q = div_u64_rem(v, dur_us, &rem);
+
+	return q * PCC_USEC_PER_SEC +
+	       div_u64((u64)rem * PCC_USEC_PER_SEC + (dur_us >> 1), dur_us);
+}
+
+/* Sigmoid_k(num / den) = 1 / (1 + e^(k num / den)) in Q16; k in Q16. */
+static inline u64 pcc_sigmoid_ratio(u32 k, s64 num, u64 den)
+{
+	u64 mag = num < 0 ? -(u64)num : (u64)num;
+	s64 y;
+
+	/* Keep k x |num| within 64 bits; the ratio is what matters. */
+	while (den >= (1ULL << 26) || mag >= (1ULL << 31)) {
+		den >>= 1;
+		mag >>= 1;
+	}
+	if (!den)
+		return num < 0 ? FP_ONE : 0;
+	y = (s64)div64_u64((u64)k * mag + (den >> 1), den);
+	return fp_sigmoid(num < 0 ? -y : y);
+}
+
+/**
+ * pcc_utility() - Utility of one monitor interval.
+ * @p: parameters (alpha, utility kind)
+ * @delivered: bytes acknowledged or SACKed
+ * @lost: bytes marked lost
+ * @dur_us: length of the interval
+ * @rtt_us: its average RTT (latency utility only; 0 = unknown)
+ * @prev_rtt_us: average RTT of the interval before (latency utility only)
+ *
+ * Sec. 2.2: u = T x Sigmoid_alpha(L - 0.05) - x x L with T = x (1 - L), so
+ * x x L is the rate at which bytes were lost: both terms are computed from
+ * byte counts exactly and only the sigmoid is approximated.
+ * Sec. 2.4: u = (T x S_alpha(L - 0.05) x S_beta(RTT_n / RTT_n-1 - 1) - x L)
+ * / RTT_n, with RTT_n in milliseconds.  The paper prints the RTT ratio the
+ * other way round, which would reward rising delay; this follows the text.
+ *
+ * Return: utility in bytes/s, Q16 (per millisecond of RTT for latency).
+ */
+static inline s64 pcc_utility(const struct pcc_params *p, u64 delivered,
+			      u64 lost, u32 dur_us, u32 rtt_us,
+			      u32 prev_rtt_us)
+{
+	u64 total = delivered + lost, gain, pain, s;
+	s64 u;
+
+	if (!dur_us || !total)
+		return 0;
+
+	s = pcc_sigmoid_ratio(p->alpha,
+			      (s64)(lost * PCC_LOSS_CUTOFF_INV) - (s64)total,
+			      total * PCC_LOSS_CUTOFF_INV);
+	if (p->utility == PCC_UTIL_LATENCY && rtt_us && prev_rtt_us)
+		s = (s * pcc_sigmoid_ratio(PCC_LAT_BETA << FP_SHIFT,
+					   (s64)rtt_us - (s64)prev_rtt_us,
+					   prev_rtt_us) + (FP_ONE >> 1)) >> FP_SHIFT;
+
+	gain = pcc_per_sec(delivered * s, dur_us);
+	pain = pcc_per_sec(lost << FP_SHIFT, dur_us);
+	u = (s64)gain - (s64)pain;
+
+	if (p->utility == PCC_UTIL_LATENCY && rtt_us) {
+		u64 mag = div64_u64((u < 0 ? -(u64)u : (u64)u) * 1000, rtt_us);
+
+		u = u < 0 ? -(s64)mag : (s64)mag;
+	}
+	return u;
+}
+
+/* ------------------------------------------------------------------ */
+/* Monitor intervals                                                   */
+/* ------------------------------------------------------------------ */
+
+/* What an MI was for: tells the controller how to read its utility. */
+enum pcc_tag {
+	PCC_TAG_NONE,		/* rate held while trials are measured */
+	PCC_TAG_START,
+	PCC_TAG_TRIAL0,		/* .. PCC_TAG_TRIAL0 + 3 */
+	PCC_TAG_ADJUST = PCC_TAG_TRIAL0 + 4,
+};
+
+struct pcc_mi {
+	u32 start;		/* send time of the interval, us */
+	u32 end;		/* planned end while current, actual once closed */
+	u32 rate;		/* bytes/s it was sent at */
+	u32 delivered;		/* packets (S)ACKed that were sent in it */
+	u32 lost;		/* packets marked lost while it was open */
+	u32 rtt_sum;		/* us, over rtt_cnt samples */
+	u16 rtt_cnt;
+	u8 tag;			/* enum pcc_tag */
+	u8 open;		/* sent, results not complete yet */
+};
+
+/*
+ * Two intervals are enough: an MI lasts at least 1.7 RTT, so by the time
+ * the current one ends the ACKs of the one before it are back, and the
+ * current one is stretched when they are not.  When a result changes the
+ * rate, the current MI restarts at the new rate (sec. 3.1 "re-align").
+ */
+struct pcc_mon {
+	struct pcc_mi old;	/* closed for sending, waiting for ACKs */
+	struct pcc_mi cur;	/* being sent */
+	u32 settle_us;		/* wait after old.end for late loss marks */
+	u32 last_rtt_us;	/* average RTT of the last completed MI */
+};
+
+struct pcc_result {
+	u64 delivered;		/* packets */
+	u64 lost;		/* packets */
+	u32 dur_us;
+	u32 rtt_us;		/* average; 0 when no sample */
+	u32 prev_rtt_us;
+	u32 rate;
+	u8 tag;
+};
+
+/* Duration of an MI: max(10 packets at @rate, [1.7, 2.2] x @rtt_us). */
+static inline u32 pcc_mi_duration(u32 rate, u32 mss, u32 rtt_us, u32 rnd)
+{
+	u64 pkts = div_u64((u64)PCC_MI_MIN_PKTS * mss * PCC_USEC_PER_SEC,
+			   rate ? rate : 1);
+	u32 frac = PCC_MI_RTT_LO + (u32)(((u64)rnd * PCC_MI_RTT_SPAN) >> 32);
+	u64 rtt = ((u64)rtt_us * frac) >> FP_SHIFT;
+	u64 d = pkts > rtt ? pkts : rtt;
+
+	/* MIs longer than a minute would wrap the u32 clock comparisons. */
+	if (d > 60ULL * PCC_USEC_PER_SEC)
+		d = 60ULL * PCC_USEC_PER_SEC;
+	return d ? (u32)d : 1;
+}
+
+static inline void pcc_mi_begin(struct pcc_mi *mi, u32 now, u32 dur,
+				u32 rate, u8 tag)
+{
+	*mi = (struct pcc_mi){ .start = now, .end = now + dur, .rate = rate,
+			       .tag = tag, .open = 1 };
+}
+
+static inline void pcc_mon_init(struct pcc_mon *m, u32 now, u32 dur,
+				u32 rate, u8 tag)
+{
+	*m = (struct pcc_mon){};
+	pcc_mi_begin(&m->cur, now, dur, rate, tag);
+}
+
+static inline void pcc_mi_add(struct pcc_mi *mi, u32 acked, u32 rtt_us)
+{
+	mi->delivered += acked;
+	/* A prefix of the samples is enough for the mean; never overflow. */
+	if (rtt_us && mi->rtt_cnt < 0xffff && mi->rtt_sum + rtt_us >= rtt_us) {
+		mi->rtt_sum += rtt_us;
+		mi->rtt_cnt++;
+	}
+}
+
+static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
+				 struct pcc_result *r)
+{
+	r->delivered = mi->delivered;
+	r->lost = mi->lost;
+	r->dur_us = mi->end - mi->start;
+	r->rtt_us = mi->rtt_cnt ? mi->rtt_sum / mi->rtt_cnt : 0;
+	r->prev_rtt_us = m->last_rtt_us;
+	r->rate = mi->rate;
+	r->tag = mi->tag;
+	if (r->rtt_us)
+		m->last_rtt_us = r->rtt_us;
+}
+
+/**
+ * pcc_mon_on_ack() - Account one ACK to the MI its packets were sent in.
+ * @m: monitor
+ * @sent: send time of the newest packet this ACK delivered
+ * @acked: packets newly (S)ACKed (0: @sent is not meaningful)
+ * @lost: packets newly marked lost
+ * @rtt_us: RTT sample of the ACK, 0 if none
+ * @r: filled in when the older MI completes
+ *
+ * Deliveries go by send time.  Losses are marked a little after the
+ * packets they concern, so while the older MI is open they are its; it
+ * completes once a packet sent settle_us after its end is (S)ACKed.
+ * Packets sent before the older MI or in the gap left by a re-alignment
+ * belong to no MI and are ignored.
+ *
+ * Return: true when @r holds a completed MI.
+ */
+static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
+				  u32 lost, u32 rtt_us, struct pcc_result *r)
+{
+	struct pcc_mi *old = &m->old;
+
+	if (old->open) {
+		old->lost += lost;
+		if (!acked)
+			return false;
+		if (pcc_before(sent, old->end)) {
+			if (!pcc_before(sent, old->start))
+				pcc_mi_add(old, acked, rtt_us);
+			return false;
+		}
+		if (!pcc_before(sent, m->cur.start))
+			pcc_mi_add(&m->cur, acked, rtt_us);
+		if (pcc_before(sent, old->end + m->settle_us))
+			return false;
+		old->open = 0;
+		pcc_mi_result(m, old, r);
+		return true;
+	}
+	m->cur.lost += lost;
+	if (acked && !pcc_before(sent, m->cur.start))
+		pcc_mi_add(&m->cur, acked, rtt_us);
+	return false;
+}
+
+/* Time to start the next MI, and is there room for it? */
+static inline bool pcc_mon_due(const struct pcc_mon *m, u32 now)
+{
+	return !pcc_before(now, m->cur.end) && !m->old.open;
+}
+
+/* Close the current MI at @now and start the next one. */
+static inline void pcc_mon_next(struct pcc_mon *m, u32 now, u32 dur,
+				u32 rate, u8 tag, u32 settle_us)
+{
+	m->old = m->cur;
+	m->old.end = now;
+	m->settle_us = settle_us;
+	pcc_mi_begin(&m->cur, now, dur, rate, tag);
+}
+
+/* The rate changed: restart the current MI now (sec. 3.1). */
+static inline void pcc_mon_realign(struct pcc_mon *m, u32 now, u32 dur,
+				   u32 rate, u8 tag)
+{
+	pcc_mi_begin(&m->cur, now, dur, rate, tag);
+}
+
+/* ------------------------------------------------------------------ */
+/* Control (sec. 3.2)                                                  */
+/* ------------------------------------------------------------------ */
+
+enum pcc_state {
+	PCC_STARTING = 1,
+	PCC_DECISION,
+	PCC_ADJUSTING,
+};
+
+struct pcc_ctl {
+	s64 u_prev;		/* utility of the last accepted result */
+	s64 u_pair;		/* decision: first result of the current pair */
+	u32 rate;		/* rate of the last MI started */
+	u32 base;		/* rate of the last accepted result; r of the RCTs */
+	u16 eps;		/* decision: current granularity, Q16 */
+	u8 state;		/* enum pcc_state */
+	u8 have_prev;		/* u_prev is valid */
+	u8 launched;		/* MIs started in this state (trials: 0..4) */
+	u8 results;		/* decision: trial results received */
+	u8 order;		/* decision: bit p set: pair p tries r(1+eps) first */
+	u8 votes;		/* decision: bit p: + won pair p; bit p+2: - won */
+	u8 step;		/* adjusting: n */
+	s8 dir;			/* adjusting: +1 or -1 */
+};
+
+static inline u32 pcc_clamp_rate(u64 rate, u32 lo, u32 hi)
+{
+	if (rate < lo)
+		return lo;
+	return rate > hi ? hi : (u32)rate;
+}
+
+/* rate x (1 + sign x frac), frac in Q16 below 1 */
+static inline u64 pcc_scale(u32 rate, int sign, u32 frac)
+{
+	u32 f = sign > 0 ? FP_ONE + frac : FP_ONE - frac;
+
+	return ((u64)rate * f + (FP_ONE >> 1)) >> FP_SHIFT;
+}
+
+static inline void pcc_ctl_init(struct pcc_ctl *c, const struct pcc_params *p,
+				u32 rate)
+{
+	*c = (struct pcc_ctl){ .rate = rate, .base = rate,
+			       .eps = (u16)p->eps_min,
+			       .state = PCC_STARTING };
+}
+
+static inline void pcc_ctl_decide_again(struct pcc_ctl *c, u32 rnd)
+{
+	c->state = PCC_DECISION;
+	c->launched = 0;
+	c->results = 0;
+	c->votes = 0;
+	c->order = rnd & 3;
+	c->rate = c->base;
+}
+
+/* Is trial @t (0..3) the r(1 + eps) one of its pair? */
+static inline bool pcc_trial_up(const struct pcc_ctl *c, u32 t)
+{
+	bool up_first = c->order & (1U << (t >> 1));
+
+	return (t & 1) ? !up_first : up_first;
+}
+
+/**
+ * pcc_ctl_next() - Rate and purpose of the MI about to start.
+ * @c: controller
+ * @p: parameters
+ * @lo: minimum rate, bytes/s
+ * @hi: maximum rate, bytes/s
+ * @tag: set to the MI's enum pcc_tag
+ *
+ * Return: the MI's rate in bytes/s.
+ */
+static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
+			       u32 lo, u32 hi, u8 *tag)
+{
+	u64 r = c->rate;
+
+	switch (c->state) {
+	case PCC_STARTING:
+		if (c->launched)
+			r = (u64)c->rate * 2;
+		*tag = PCC_TAG_START;
+		break;
+	case PCC_DECISION:
+		c->base = pcc_clamp_rate(c->base, lo, hi);
+		if (c->launched < 4) {
+			r = pcc_scale(c->base,
+				      pcc_trial_up(c, c->launched) ? 1 : -1,
+				      c->eps);
+			*tag = PCC_TAG_TRIAL0 + c->launched;
+		} else {
+			r = c->base;
+			*tag = PCC_TAG_NONE;
+		}
+		break;
+	default:
+		/* r_n = r_n-1 (1 + n eps_min dir), from r_0 on */
+		if (c->launched) {
+			u32 step;
+
+			if (c->step < 0xff)
+				c->step++;
+			step = (u32)c->step * p->eps_min;
+			if (step > PCC_ADJUST_MAX_STEP)
+				step = PCC_ADJUST_MAX_STEP;
+			r = pcc_scale(c->rate, c->dir, step);
+		}
+		*tag = PCC_TAG_ADJUST;
+		break;
+	}
+	if (c->launched < 0xff)
+		c->launched++;
+	c->rate = pcc_clamp_rate(r, lo, hi);
+	return c->rate;
+}
+
+/**
+ * pcc_ctl_result() - Feed the utility of a completed MI.
+ * @c: controller
+ * @p: parameters
+ * @tag: the MI's tag
+ * @rate: the rate it was sent at
+ * @u: its utility
+ * @rnd: random bits, for the order of the next trials
+ *
+ * Return: true when the rate changes now: the caller re-aligns the
+ * current MI and starts it with pcc_ctl_next().
+ */
+static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
+				  u8 tag, u32 rate, s64 u, u32 rnd)
+{
+	u32 t, pair;
+
+	switch (c->state) {
+	case PCC_STARTING:
+	case PCC_ADJUSTING:
+		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
+			    PCC_TAG_ADJUST))
+			return false;
+		if (c->have_prev && u < c->u_prev) {
+			/* Back to the last rate that did better, then RCTs. */
+			c->eps = (u16)p->eps_min;
+			pcc_ctl_decide_again(c, rnd);
+			return true;
+		}
+		c->u_prev = u;
+		c->have_prev = 1;
+		c->base = rate;
+		return false;
+	case PCC_DECISION:
+		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + 4)
+			return false;
+		t = tag - PCC_TAG_TRIAL0;
+		pair = t >> 1;
+		if (!(t & 1)) {
+			c->u_pair = u;
+		} else {
+			s64 up = pcc_trial_up(c, t) ? u : c->u_pair;
+			s64 down = pcc_trial_up(c, t) ? c->u_pair : u;
+
+			if (up > down)
+				c->votes |= 1U << pair;
+			else if (down > up)
+				c->votes |= 4U << pair;
+		}
+		if (++c->results < 4)
+			return false;
+		if (c->votes == 3 || c->votes == 12) {
+			c->dir = c->votes == 3 ? 1 : -1;
+			c->base = pcc_clamp_rate(pcc_scale(c->base, c->dir,
+							   c->eps),
+						 1, PCC_RATE_MAX);
+			c->rate = c->base;
+			c->state = PCC_ADJUSTING;
+			c->launched = 0;
+			c->step = 0;
+			c->have_prev = 0;
+			c->eps = (u16)p->eps_min;
+		} else {
+			/* Inconclusive: larger experiments (sec. 3.2). */
+			c->eps = c->eps + p->eps_min > p->eps_max ?
+				 (u16)p->eps_max : (u16)(c->eps + p->eps_min);
+			pcc_ctl_decide_again(c, rnd);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* After an RTO: start over from half the last good rate. */
+static inline void pcc_ctl_restart(struct pcc_ctl *c,
+				   const struct pcc_params *p, u32 lo)
+{
+	u32 rate = c->base >> 1;
+
+	pcc_ctl_init(c, p, rate > lo ? rate : lo);
+}
+
+#endif /* _PCC_CORE_H */

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PCC Allegro: Performance-oriented Congestion Control (Dong et al.,
+ * NSDI '15).
+ *
+ * The sender runs a stream of monitor intervals (MIs), each at one pacing
+ * rate, and scores each by a utility of its measured throughput and loss
+ * (optionally delay).  A starting state doubles the rate per MI until the
+ * utility falls; then randomised controlled trials at r(1 +- eps) decide a
+ * direction, and the rate moves that way faster and faster until the
+ * utility falls again.  The control law lives in pcc_core.h; this file
+ * feeds it ACKs and turns its rate into pacing and a cwnd cap.
+ *
+ * ACKs are matched to the MI their packets were sent in by the send time
+ * of the newest packet each ACK delivers, which tcp_rate.c leaves in
+ * tp->first_tx_mstamp.  Loss and RTO do not shrink cwnd through the
+ * stack's rules: utility is PCC's only congestion signal.
+ */
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+#include <linux/random.h>
+#include <linux/string.h>
+#include <linux/inet_diag.h>
+#include <net/tcp.h>
+
+#include "cc_compat.h"
+#include "cc_param.h"
+#include "pcc_core.h"
+
+#define CREATE_TRACE_POINTS
+#include "pcc_trace.h"
+
+struct pcc {
+	struct pcc_ctl ctl;
+	struct pcc_mon mon;
+};
+
+/* RTT assumed before the first sample */
+#define PCC_DEFAULT_RTT_US	100000U
+/* cwnd caps in-flight at this many rate x srtt, and at least this many packets */
+#define PCC_CWND_GAIN		2
+#define PCC_MIN_CWND		4
+
+/* ---- module parameters ---- */
+
+static struct cc_q16_param pcc_alpha = CC_Q16_PARAM(100, 0, 10, 0, 1000, 0);
+static struct cc_q16_param pcc_eps_min = CC_Q16_PARAM(0, 100, 0, 10, 0, 1000);
+static struct cc_q16_param pcc_eps_max = CC_Q16_PARAM(0, 500, 0, 10, 0, 5000);
+static unsigned int pcc_utility_kind = PCC_UTIL_LOSS;
+
+static const char * const pcc_utility_names[] = {
+	[PCC_UTIL_LOSS] = "loss",
+	[PCC_UTIL_LATENCY] = "latency",
+};
+
+/* eps_min <= eps_max must hold after every write; refuse one that breaks it. */
+static int pcc_eps_set(const char *val, const struct kernel_param *kp)
+{
+	struct cc_q16_param *q = kp->arg;
+	u32 old = q->val;
+	int err;
+
+	err = cc_q16_param_set(val, kp);
+	if (err)
+		return err;
+	if (READ_ONCE(pcc_eps_min.val) > READ_ONCE(pcc_eps_max.val)) {
+		WRITE_ONCE(q->val, old);
+		pr_err("tcp_pcc: %s: refused: eps_min must not exceed eps_max\n",
+		       kp->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops pcc_eps_ops = {
+	.set = pcc_eps_set,
+	.get = cc_q16_param_get,
+};
+
+static int pcc_utility_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(pcc_utility_names, val);
+
+	if (i < 0) {
+		pr_err("tcp_pcc: utility: \"%.*s\" refused: \"loss\" or \"latency\" expected\n",
+		       (int)strcspn(val, "\n"), val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(pcc_utility_kind, i);
+	return 0;
+}
+
+static int pcc_utility_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n",
+			  pcc_utility_names[READ_ONCE(pcc_utility_kind)]);
+}
+
+static const struct kernel_param_ops pcc_utility_ops = {
+	.set = pcc_utility_set,
+	.get = pcc_utility_get,
+};
+
+module_param_cb(utility, &pcc_utility_ops, NULL, 0644);
+MODULE_PARM_DESC(utility, "utility function: loss (sec. 2.2, default) or latency (sec. 2.4)");
+module_param_cb(alpha, &cc_q16_param_ops, &pcc_alpha, 0644);
+MODULE_PARM_DESC(alpha, "steepness of the loss cut-off sigmoid (10 .. 1000; default 100)");
+module_param_cb(eps_min, &pcc_eps_ops, &pcc_eps_min, 0644);
+MODULE_PARM_DESC(eps_min, "smallest trial step and adjusting step (0.001 .. 0.1; default 0.01)");
+module_param_cb(eps_max, &pcc_eps_ops, &pcc_eps_max, 0644);
+MODULE_PARM_DESC(eps_max, "largest trial step (0.001 .. 0.5; default 0.05; >= eps_min)");
+
+static void pcc_read_params(struct pcc_params *p)
+{
+	p->alpha = READ_ONCE(pcc_alpha.val);
+	p->eps_min = READ_ONCE(pcc_eps_min.val);
+	p->eps_max = READ_ONCE(pcc_eps_max.val);
+	p->utility = READ_ONCE(pcc_utility_kind);
+	/* Two writes racing a read may cross; keep the pair ordered. */
+	if (p->eps_max < p->eps_min)
+		p->eps_max = p->eps_min;
+}
+
+/* ---- glue ---- */
+
+static u32 pcc_srtt_us(const struct tcp_sock *tp)
+{
+	return tp->srtt_us ? max(tp->srtt_us >> 3, 1U) : PCC_DEFAULT_RTT_US;
+}
+
+/* bytes/s of @pkts packets per smoothed RTT */
+static u32 pcc_pkts_per_rtt(const struct tcp_sock *tp, u32 pkts)
+{
+	u64 r = div_u64((u64)pkts * tp->mss_cache * USEC_PER_SEC,
+			pcc_srtt_us(tp));
+
+	return (u32)min_t(u64, r, PCC_RATE_MAX);
+}
+
+/* Rate bounds: two packets per RTT (the paper's start), and what the socket allows. */
+static void pcc_bounds(const struct sock *sk, u32 *lo, u32 *hi)
+{
+	*hi = (u32)min_t(u64, READ_ONCE(sk->sk_max_pacing_rate), PCC_RATE_MAX);
+	*lo = min(pcc_pkts_per_rtt(tcp_sk(sk), 2), *hi);
+}
+
+static void pcc_apply_rate(struct sock *sk, u32 rate)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 cwnd = div_u64((u64)rate * pcc_srtt_us(tp) * PCC_CWND_GAIN,
+			   USEC_PER_SEC);
+
+	cwnd = div_u64(cwnd, tp->mss_cache);
+	cwnd = clamp_t(u64, cwnd, PCC_MIN_CWND, tp->snd_cwnd_clamp);
+	tcp_snd_cwnd_set(tp, (u32)cwnd);
+	cc_set_pacing_rate(sk, rate);
+}
+
+/* Start an MI at @now: the next one in turn, or the current one re-aligned. */
+static void pcc_start_mi(struct sock *sk, struct pcc *pc,
+			 const struct pcc_params *p, u32 now, bool realign)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 lo, hi, rate, dur, srtt = pcc_srtt_us(tp);
+	u8 tag;
+
+	pcc_bounds(sk, &lo, &hi);
+	rate = pcc_ctl_next(&pc->ctl, p, lo, hi, &tag);
+	dur = pcc_mi_duration(rate, tp->mss_cache, srtt, get_random_u32());
+	if (realign)
+		pcc_mon_realign(&pc->mon, now, dur, rate, tag);
+	else
+		pcc_mon_next(&pc->mon, now, dur, rate, tag, srtt >> 2);
+	pcc_apply_rate(sk, rate);
+}
+
+static void pcc_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct pcc *pc = inet_csk_ca(sk);
+	u32 now = (u32)tp->tcp_mstamp, lo, hi, rate, dur;
+	struct pcc_params p;
+	u8 tag;
+
+	pcc_read_params(&p);
+	pcc_bounds(sk, &lo, &hi);
+	/* Start at the initial window per RTT, as TCP's first round does. */
+	pcc_ctl_init(&pc->ctl, &p,
+		     pcc_clamp_rate(pcc_pkts_per_rtt(tp, tcp_snd_cwnd(tp)),
+				    lo, hi));
+	rate = pcc_ctl_next(&pc->ctl, &p, lo, hi, &tag);
+	dur = pcc_mi_duration(rate, tp->mss_cache, pcc_srtt_us(tp),
+			      get_random_u32());
+	pcc_mon_init(&pc->mon, now, dur, rate, tag);
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+	cc_enable_pacing(sk);
+	pcc_apply_rate(sk, rate);
+}
+
+static void pcc_main(struct sock *sk, u32 ack, int flag,
+		     const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct pcc *pc = inet_csk_ca(sk);
+	u32 now = (u32)tp->tcp_mstamp;
+	struct pcc_params p;
+	struct pcc_result r;
+
+	pcc_read_params(&p);
+	if (pcc_mon_on_ack(&pc->mon, (u32)tp->first_tx_mstamp,
+			   rs->acked_sacked, max(rs->losses, 0),
+			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0, &r)) {
+		u32 mss = tp->mss_cache;
+		s64 u = pcc_utility(&p, r.delivered * mss, r.lost * mss,
+				    r.dur_us, r.rtt_us, r.prev_rtt_us);
+		bool moved = pcc_ctl_result(&pc->ctl, &p, r.tag, r.rate, u,
+					    get_random_u32());
+
+		trace_pcc_mi(sk, &pc->ctl, &r, u, moved);
+		if (moved)
+			pcc_start_mi(sk, pc, &p, now, true);
+	}
+	if (pcc_mon_due(&pc->mon, now))
+		pcc_start_mi(sk, pc, &p, now, false);
+}
+
+CC_DEFINE_CONG_CONTROL(pcc_cong_control, pcc_main);
+
+static void pcc_set_state(struct sock *sk, u8 new_state)
+{
+	struct pcc *pc = inet_csk_ca(sk);
+	struct pcc_params p;
+	u32 lo, hi;
+
+	if (new_state != TCP_CA_Loss ||
+	    inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
+		return;
+	/*
+	 * RTO: whatever the MIs in flight measured is stale.  Start over
+	 * from half the last good rate, with a fresh MI.
+	 */
+	pcc_read_params(&p);
+	pcc_bounds(sk, &lo, &hi);
+	pcc_ctl_restart(&pc->ctl, &p, lo);
+	pc->mon.old.open = 0;
+	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, true);
+}
+
+/* The rate, not ssthresh, reacts to congestion: never lower it. */
+static u32 pcc_ssthresh(struct sock *sk)
+{
+	return TCP_INFINITE_SSTHRESH;
+}
+
+/* An undo restores the cap that goes with the current rate. */
+static u32 pcc_undo_cwnd(struct sock *sk)
+{
+	const struct pcc *pc = inet_csk_ca(sk);
+
+	pcc_apply_rate(sk, pc->ctl.rate);
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/*
+ * ss -ti shows "bbr:(bw:rate,mrtt:MI RTT,pacing_gain:g,cwnd_gain:S)":
+ * bw is the rate PCC chose, mrtt the average RTT of the last MI, g the
+ * current MI's rate over the last accepted one (1 +- eps during trials)
+ * and S the state: 1 starting, 2 decision making, 3 rate adjusting.
+ */
+static size_t pcc_get_info(struct sock *sk, u32 ext, int *attr,
+			   union tcp_cc_info *info)
+{
+	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		const struct pcc *pc = inet_csk_ca(sk);
+		const struct pcc_ctl *c = &pc->ctl;
+
+		memset(&info->bbr, 0, sizeof(info->bbr));
+		info->bbr.bbr_bw_lo = c->rate;
+		info->bbr.bbr_min_rtt = pc->mon.last_rtt_us;
+		info->bbr.bbr_pacing_gain = c->base ?
+			(u32)div_u64((u64)pc->mon.cur.rate << 8, c->base) : 0;
+		info->bbr.bbr_cwnd_gain = (u32)c->state << 8;
+		*attr = INET_DIAG_BBRINFO;
+		return sizeof(info->bbr);
+	}
+	return 0;
+}
+
+static struct tcp_congestion_ops tcp_pcc_ops __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
+	.name		= "pcc",
+	.owner		= THIS_MODULE,
+	.init		= pcc_init,
+	.cong_control	= pcc_cong_control,
+	.ssthresh	= pcc_ssthresh,
+	.undo_cwnd	= pcc_undo_cwnd,
+	.set_state	= pcc_set_state,
+	.get_info	= pcc_get_info,
+};
+
+static int __init pcc_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct pcc) > ICSK_CA_PRIV_SIZE);
+	return tcp_register_congestion_control(&tcp_pcc_ops);
+}
+
+static void __exit pcc_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_pcc_ops);
+}
+
+module_init(pcc_register);
+module_exit(pcc_unregister);
+
+MODULE_AUTHOR("tcp_pcc contributors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("PCC Allegro: utility-driven rate control");

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of tcp_pcc/pcc_core.h, the PCC Allegro control logic, in TAP.
+ *
+ *  - Utility (sec. 2.2, 2.4) against a double-precision reference over
+ *    1 kbit/s .. 100 Gbit/s and 0 .. 100 % loss; the cut-off near 5 %.
+ *  - MI length (sec. 3.1) and MI bookkeeping with late, out-of-order and
+ *    stray ACKs, loss attribution, re-alignment.
+ *  - Control (sec. 3.2): starting state, RCT decisions on consistent,
+ *    inconsistent and noisy utilities, eps growth and reset, the
+ *    rate-adjusting sequence, bounds, restart after an RTO.
+ *  - Closed loop on a fluid model of a bottleneck: random loss, shallow
+ *    buffers and two flows converging to a fair share.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tcp_pcc/pcc_core.h"
+#include "unit_tap.h"
+
+#define Q		65536.0
+#define MSS		1448U
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* eps = 0.01 is 655 / 65536 in Q16: rates land within 10 of the decimal */
+static bool near(u32 a, u32 b)
+{
+	return a + 10 >= b && b + 10 >= a;
+}
+
+static struct pcc_params defaults(void)
+{
+	struct pcc_params p = {
+		.alpha = 100 << FP_SHIFT,
+		.eps_min = (u32)(0.01 * Q + 0.5),
+		.eps_max = (u32)(0.05 * Q + 0.5),
+		.utility = PCC_UTIL_LOSS,
+	};
+	return p;
+}
+
+static double sig(double k, double y)
+{
+	return 1.0 / (1.0 + exp(k * y));
+}
+
+/* The paper's utility in double precision, bytes/s (per ms RTT for latency). */
+static double ref_utility(int kind, double delivered, double lost, double dur_s,
+			  double rtt, double prev_rtt)
+{
+	double total = delivered + lost, x, l, t, u;
+
+	if (total == 0)
+		return 0;
+	x = total / dur_s;
+	l = lost / total;
+	t = x * (1 - l);
+	u = t * sig(100, l - 0.05);
+	if (kind == PCC_UTIL_LATENCY && rtt > 0 && prev_rtt > 0)
+		u *= sig(PCC_LAT_BETA, rtt / prev_rtt - 1);
+	u -= x * l;
+	if (kind == PCC_UTIL_LATENCY && rtt > 0)
+		u /= rtt / 1000.0;
+	return u;
+}
+
+static double uval(s64 u)
+{
+	return (double)u / Q;
+}
+
+static void test_utility(void)
+{
+	static const double rates_bps[] = { 1e3, 5e4, 1e6, 2e7, 1e9, 1e10, 1e11 };
+	static const double losses[] = { 0, 0.0001, 0.001, 0.01, 0.02, 0.04, 0.05,
+					 0.06, 0.07, 0.0743, 0.08, 0.1, 0.2, 0.5, 0.9, 1 };
+	struct pcc_params p = defaults();
+	double worst_rel = 0, worst_abs = 0;
+	int n = 0, near_zero = 0;
+	size_t i, j;
+	int kind;
+
+	for (kind = PCC_UTIL_LOSS; kind <= PCC_UTIL_LATENCY; kind++) {
+		p.utility = kind;
+		for (i = 0; i < ARRAY_SIZE(rates_bps); i++) {
+			for (j = 0; j < ARRAY_SIZE(losses); j++) {
+				double x = rates_bps[i] / 8, dur = 0.08;
+				double total = x * dur;
+				u64 lost = (u64)llround(total * losses[j]);
+				u64 del = (u64)llround(total) - lost;
+				u32 rtt = 40000, prev = kind ? 38000 : 0;
+				double ref = ref_utility(kind, del, lost, dur,
+							 rtt, prev);
+				double got = uval(pcc_utility(&p, del, lost,
+							      80000, rtt, prev));
+				double scale = total / dur;
+
+				if (kind == PCC_UTIL_LATENCY)
+					scale /= rtt / 1000.0;
+				n++;
+				/*
+				 * Near the root (loss ~7.5 %) relative error
+				 * is meaningless; bound it against the rate.
+				 */
+				if (fabs(ref) < 0.01 * scale) {
+					near_zero++;
+					if (fabs(got - ref) / scale > worst_abs)
+						worst_abs = fabs(got - ref) / scale;
+				} else if (fabs(got - ref) / fabs(ref) > worst_rel) {
+					worst_rel = fabs(got - ref) / fabs(ref);
+				}
+			}
+		}
+	}
+	tap(worst_rel < 0.001,
+	    "utility within 0.001 relative of double precision, 1 kbit/s..100 Gbit/s, loss 0..100 %",
+	    "%d points, max relative error %.2e", n - near_zero, worst_rel);
+	tap(worst_abs < 0.0001,
+	    "near its root the utility is within 0.0001 of the sending rate",
+	    "%d points, max |error| / rate %.2e", near_zero, worst_abs);
+
+	/* Random points, loss utility only (the latency one is checked above). */
+	p.utility = PCC_UTIL_LOSS;
+	worst_rel = 0;
+	for (i = 0; i < 20000; i++) {
+		double x = exp(log(125.0) + rndu() *
+			       (log(1.25e10) - log(125.0)));
+		u32 dur = 1000 + (u32)(rndu() * 2000000);
+		double total = x * dur / 1e6;
+		double l = rndu() * 0.2;
+		u64 lost = (u64)(total * l);
+		u64 del = (u64)total - lost;
+		double ref = ref_utility(PCC_UTIL_LOSS, del, lost, dur / 1e6,
+					 0, 0);
+		double got = uval(pcc_utility(&p, del, lost, dur, 0, 0));
+
+		if (del + lost < 100 || fabs(ref) < 0.01 * total / (dur / 1e6))
+			continue;
+		if (fabs(got - ref) / fabs(ref) > worst_rel)
+			worst_rel = fabs(got - ref) / fabs(ref);
+	}
+	tap(worst_rel < 0.001, "utility on 20000 random points within 0.001",
+	    "max relative error %.2e", worst_rel);
+
+	{
+		/* The cut-off: Sigmoid_100(L - 0.05) */
+		u64 tot = 1000000;
+		double u0 = uval(pcc_utility(&p, tot, 0, 1000000, 0, 0));
+		double u4 = uval(pcc_utility(&p, tot - 40000, 40000, 1000000, 0, 0));
+		double u5 = uval(pcc_utility(&p, tot - 50000, 50000, 1000000, 0, 0));
+		double u6 = uval(pcc_utility(&p, tot - 60000, 60000, 1000000, 0, 0));
+		double u9 = uval(pcc_utility(&p, tot - 90000, 90000, 1000000, 0, 0));
+
+		tap(fabs(u0 - tot * sig(100, -0.05)) < 0.0001 * tot,
+		    "no loss: utility = throughput x Sigmoid(-0.05)", "%.1f", u0);
+		tap(u4 > 0.6 * tot && u5 > 0.4 * tot && u5 < 0.5 * tot,
+		    "at 4 % loss most throughput still counts, at 5 % half",
+		    "u(4%%) = %.3f x, u(5%%) = %.3f x", u4 / tot, u5 / tot);
+		tap(u6 > 0 && u9 < 0,
+		    "the utility turns negative between 6 % and 9 % loss",
+		    "u(6%%) = %.3f x, u(9%%) = %.3f x", u6 / tot, u9 / tot);
+	}
+	{
+		/* Random loss below the cut-off: more rate is more utility. */
+		int up = 1;
+
+		for (i = 1; i < 50; i++) {
+			u64 a = i * 100000, b = (i + 1) * 100000;
+			s64 ua = pcc_utility(&p, a - a / 100, a / 100, 1000000, 0, 0);
+			s64 ub = pcc_utility(&p, b - b / 100, b / 100, 1000000, 0, 0);
+
+			up &= ub > ua;
+		}
+		tap(up, "with 1 % random loss the utility grows with the rate", NULL);
+	}
+	{
+		/* Latency: rising RTT lowers utility, steady RTT does not. */
+		struct pcc_params pl = defaults();
+		s64 same, rise;
+
+		pl.utility = PCC_UTIL_LATENCY;
+		same = pcc_utility(&pl, 1000000, 0, 1000000, 40000, 40000);
+		rise = pcc_utility(&pl, 1000000, 0, 1000000, 44000, 40000);
+		tap(rise < same, "latency utility: a 10 % RTT rise costs utility",
+		    "steady %.0f, rising %.0f", uval(same), uval(rise));
+	}
+	tap(pcc_utility(&p, 0, 0, 1000, 0, 0) == 0 &&
+	    pcc_utility(&p, 100, 0, 0, 0, 0) == 0,
+	    "empty or zero-length MI: utility 0", NULL);
+}
+
+static void test_mi_duration(void)
+{
+	u32 lo = ~0U, hi = 0, i;
+
+	for (i = 0; i < 10000; i++) {
+		u32 d = pcc_mi_duration(12500000, MSS, 40000, (u32)rnd64());
+
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+	}
+	tap(lo >= 67990 && hi <= 88000 && hi - lo > 18000,
+	    "MI length uniform in [1.7, 2.2] RTT at a fast rate", "%u..%u us", lo, hi);
+	/* 10 packets at 100 kB/s take 144.8 ms, more than 2.2 x 10 ms */
+	tap(pcc_mi_duration(100000, MSS, 10000, ~0U) == 144800,
+	    "MI length at least 10 packets at a slow rate", "%u us",
+	    pcc_mi_duration(100000, MSS, 10000, ~0U));
+	tap(pcc_mi_duration(1, MSS, 1000000, 0) == 60000000 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 0, 0) >= 1,
+	    "MI length bounded at both ends", NULL);
+}
+
+static void test_monitor(void)
+{
+	struct pcc_mon m;
+	struct pcc_result r;
+	bool done;
+
+	/* MI A: [1000, 3000); then B from 3000 */
+	pcc_mon_init(&m, 1000, 2000, 100000, PCC_TAG_START);
+	tap(!pcc_mon_due(&m, 2999) && pcc_mon_due(&m, 3000),
+	    "an MI is due at its end", NULL);
+	pcc_mon_on_ack(&m, 1100, 2, 0, 500, &r);
+	pcc_mon_next(&m, 3000, 2000, 200000, PCC_TAG_START, 100);
+	tap(!pcc_mon_due(&m, 5000), "no new MI while the older one is open", NULL);
+
+	/* late ACK for A, then B's first packets while A still settles */
+	done = pcc_mon_on_ack(&m, 2900, 3, 1, 700, &r);
+	done |= pcc_mon_on_ack(&m, 3050, 1, 2, 900, &r);
+	/* out of order: an older packet of A SACKed after B's */
+	done |= pcc_mon_on_ack(&m, 1500, 1, 0, 0, &r);
+	/* a packet sent before A: belongs to no MI */
+	done |= pcc_mon_on_ack(&m, 500, 5, 0, 0, &r);
+	tap(!done, "A is not complete before a packet sent settle after its end is acked",
+	    NULL);
+	done = pcc_mon_on_ack(&m, 3100, 1, 0, 0, &r);
+	tap(done && r.delivered == 6 && r.lost == 3 && r.dur_us == 2000 &&
+	    r.rate == 100000 && r.tag == PCC_TAG_START && r.rtt_us == 600,
+	    "A's result: its deliveries by send time, losses marked while open, mean RTT",
+	    "delivered %llu lost %llu dur %u rtt %u", (unsigned long long)r.delivered,
+	    (unsigned long long)r.lost, r.dur_us, r.rtt_us);
+	tap(m.cur.delivered == 2 && m.cur.lost == 0,
+	    "B counted its own deliveries meanwhile", "%u", m.cur.delivered);
+	done = pcc_mon_on_ack(&m, 2000, 4, 1, 0, &r);
+	tap(!done && m.cur.delivered == 2 && m.cur.lost == 1,
+	    "a very late ACK of A after it completed is ignored, its loss goes to B",
+	    NULL);
+
+	/* re-align B at 3500: packets sent in [3000, 3500) are dropped */
+	pcc_mon_realign(&m, 3500, 2000, 150000, PCC_TAG_TRIAL0);
+	pcc_mon_on_ack(&m, 3200, 2, 0, 0, &r);
+	pcc_mon_on_ack(&m, 3600, 3, 0, 0, &r);
+	tap(m.cur.delivered == 3 && m.cur.start == 3500 && m.cur.rate == 150000 &&
+	    m.cur.tag == PCC_TAG_TRIAL0,
+	    "after re-alignment only packets sent at the new rate count", NULL);
+
+	/* u32 clock wrap */
+	pcc_mon_init(&m, 0xffffff00U, 0x200, 100000, PCC_TAG_START);
+	pcc_mon_on_ack(&m, 0xffffff80U, 1, 0, 0, &r);
+	tap(pcc_mon_due(&m, 0x100) && !pcc_mon_due(&m, 0xff),
+	    "MI timing across the u32 clock wrap", NULL);
+	pcc_mon_next(&m, 0x100, 0x200, 1, PCC_TAG_START, 0);
+	done = pcc_mon_on_ack(&m, 0x100, 1, 0, 0, &r);
+	tap(done && r.delivered == 1 && r.dur_us == 0x200,
+	    "result across the wrap", NULL);
+}
+
+/* Feed one result; return whether the rate moved. */
+static bool feed(struct pcc_ctl *c, const struct pcc_params *p, u8 tag,
+		 u32 rate, s64 u)
+{
+	return pcc_ctl_result(c, p, tag, rate, u, (u32)rnd64());
+}
+
+/* Start a decision round at @base and launch its four trials. */
+static void trials(struct pcc_ctl *c, const struct pcc_params *p, u32 base,
+		   u32 rate[4], u8 tag[4])
+{
+	int i;
+
+	c->base = base;
+	pcc_ctl_decide_again(c, (u32)rnd64());
+	for (i = 0; i < 4; i++)
+		rate[i] = pcc_ctl_next(c, p, 1, PCC_RATE_MAX, &tag[i]);
+}
+
+static void test_control(void)
+{
+	struct pcc_params p = defaults();
+	struct pcc_ctl c;
+	u32 rate[4], r, prev;
+	u8 tag[4], t;
+	int i, ok;
+
+	/* Starting: doubles per MI, leaves when utility falls, back one step */
+	pcc_ctl_init(&c, &p, 10000);
+	ok = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 10000 && t == PCC_TAG_START;
+	for (i = 1; i <= 4; i++)
+		ok &= pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 10000U << i;
+	tap(ok, "starting state doubles the rate every MI", NULL);
+	ok = !feed(&c, &p, PCC_TAG_START, 10000, 10000LL << 16);
+	ok &= !feed(&c, &p, PCC_TAG_START, 20000, 20000LL << 16);
+	ok &= !feed(&c, &p, PCC_TAG_START, 40000, 40000LL << 16);
+	ok &= feed(&c, &p, PCC_TAG_START, 80000, 30000LL << 16);
+	tap(ok && c.state == PCC_DECISION && c.base == 40000,
+	    "a utility drop ends starting and returns to the last better rate",
+	    "state %u base %u", c.state, c.base);
+
+	/* Decision: trials at r(1 +- eps), one of each per pair */
+	trials(&c, &p, 1000000, rate, tag);
+	ok = 1;
+	for (i = 0; i < 4; i += 2)
+		ok &= (near(rate[i], 1010000) && near(rate[i + 1], 990000)) ||
+		      (near(rate[i], 990000) && near(rate[i + 1], 1010000));
+	r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	tap(ok && r == 1000000 && t == PCC_TAG_NONE,
+	    "decision making: two pairs of r(1+eps), r(1-eps), then back to r",
+	    "%u %u %u %u then %u", rate[0], rate[1], rate[2], rate[3], r);
+	{
+		int first_up = 0, n = 400;
+
+		for (i = 0; i < n; i++) {
+			trials(&c, &p, 1000000, rate, tag);
+			first_up += rate[0] > 1000000;
+		}
+		tap(first_up > n / 2 - 60 && first_up < n / 2 + 60,
+		    "the order within a pair is random", "%d of %d start high",
+		    first_up, n);
+	}
+
+	/* consistent: higher rate better in both pairs -> move up */
+	trials(&c, &p, 1000000, rate, tag);
+	for (i = 0; i < 3; i++)
+		ok = !feed(&c, &p, tag[i], rate[i], (s64)rate[i] << 16);
+	ok &= feed(&c, &p, tag[3], rate[3], (s64)rate[3] << 16);
+	tap(ok && c.state == PCC_ADJUSTING && c.dir == 1 && near(c.base, 1010000),
+	    "consistent RCTs (higher better twice): r = r(1 + eps), adjusting up",
+	    "state %u dir %d base %u", c.state, c.dir, c.base);
+
+	/* rate adjusting: r_n = r_n-1 (1 + n eps_min) */
+	r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	ok = near(r, 1010000) && t == PCC_TAG_ADJUST;
+	prev = r;
+	for (i = 1; i <= 5; i++) {
+		r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+		ok &= fabs(r - prev * (1 + i * 655 / Q)) <= 1;
+		prev = r;
+	}
+	tap(ok, "rate adjusting: r_n = r_n-1 (1 + n eps_min dir)", "r_5 = %u", r);
+	{
+		/* results: rising, then a fall -> back to r_n-1, decision */
+		u32 seq[4] = { 1010000, 1020100, 1040502, 1071717 };
+		s64 us[4] = { 100, 110, 120, 115 };
+
+		ok = 1;
+		for (i = 0; i < 3; i++)
+			ok &= !feed(&c, &p, PCC_TAG_ADJUST, seq[i], us[i]);
+		ok &= feed(&c, &p, PCC_TAG_ADJUST, seq[3], us[3]);
+		tap(ok && c.state == PCC_DECISION && c.base == 1040502 &&
+		    c.eps == p.eps_min,
+		    "utility falls while adjusting: back to r_n-1, decision with eps_min",
+		    "state %u base %u", c.state, c.base);
+	}
+
+	/* consistent the other way -> move down */
+	trials(&c, &p, 1000000, rate, tag);
+	for (i = 0; i < 4; i++)
+		feed(&c, &p, tag[i], rate[i], -(s64)rate[i]);
+	tap(c.state == PCC_ADJUSTING && c.dir == -1 && near(c.base, 990000),
+	    "consistent RCTs (lower better twice): r = r(1 - eps), adjusting down",
+	    "dir %d base %u", c.dir, c.base);
+	r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	for (i = 0; i < 200; i++)
+		r = pcc_ctl_next(&c, &p, 5000, PCC_RATE_MAX, &t);
+	tap(r == 5000, "adjusting down stops at the minimum rate", "%u", r);
+
+	/* inconclusive: eps grows by eps_min up to eps_max, then resets */
+	c.eps = (u16)p.eps_min;
+	ok = 1;
+	for (i = 0; i < 6; i++) {
+		u32 want = p.eps_min * (i + 2 > 5 ? 5 : i + 2);
+
+		trials(&c, &p, 1000000, rate, tag);
+		/* pair 0 says up, pair 1 says down */
+		feed(&c, &p, tag[0], rate[0], rate[0] > 1000000 ? 2 : 1);
+		feed(&c, &p, tag[1], rate[1], rate[1] > 1000000 ? 2 : 1);
+		feed(&c, &p, tag[2], rate[2], rate[2] > 1000000 ? 1 : 2);
+		ok &= feed(&c, &p, tag[3], rate[3], rate[3] > 1000000 ? 1 : 2);
+		ok &= c.state == PCC_DECISION && c.base == 1000000 &&
+		      abs((int)c.eps - (int)want) <= 5;
+	}
+	tap(ok, "inconclusive RCTs: stay at r, eps += eps_min up to eps_max",
+	    "eps %.4f", c.eps / Q);
+	trials(&c, &p, 1000000, rate, tag);
+	tap(near(abs((int)rate[0] - 1000000), 50000),
+	    "the trials use the grown eps", "%u", rate[0]);
+	for (i = 0; i < 4; i++)
+		feed(&c, &p, tag[i], rate[i], rate[i]);
+	tap(c.state == PCC_ADJUSTING && c.eps == p.eps_min && near(c.base, 1050000),
+	    "a conclusive round moves by its eps and resets eps to eps_min",
+	    "base %u eps %u", c.base, c.eps);
+
+	/* ties are not a win */
+	trials(&c, &p, 1000000, rate, tag);
+	for (i = 0; i < 4; i++)
+		feed(&c, &p, tag[i], rate[i], 7);
+	tap(c.state == PCC_DECISION && c.base == 1000000,
+	    "equal utilities are inconclusive", NULL);
+
+	/* results of the wrong kind are ignored */
+	trials(&c, &p, 1000000, rate, tag);
+	ok = !feed(&c, &p, PCC_TAG_NONE, 1000000, 5) &&
+	     !feed(&c, &p, PCC_TAG_START, 1000000, 5) &&
+	     !feed(&c, &p, PCC_TAG_ADJUST, 1000000, 5) && c.results == 0;
+	tap(ok, "hold-MI and stale results do not count as trials", NULL);
+
+	/* noisy utility around an optimum at 1 Mbyte/s: most decisions point to it */
+	{
+		int right = 0, wrong = 0, n;
+
+		for (n = 0; n < 400; n++) {
+			u32 base = n & 1 ? 800000 : 1200000;
+
+			trials(&c, &p, base, rate, tag);
+			for (i = 0; i < 4; i++) {
+				double x = rate[i];
+				double u = x - x * x / 2e6 +
+					   (rndu() - 0.5) * 10000;
+
+				feed(&c, &p, tag[i], rate[i], (s64)(u * Q));
+			}
+			if (c.state == PCC_ADJUSTING) {
+				if (c.dir > 0 == base < 1000000)
+					right++;
+				else
+					wrong++;
+			}
+		}
+		tap(right > 250 && wrong < 10,
+		    "noisy utilities: decisions move toward the optimum, almost never away",
+		    "%d right, %d wrong of 400 rounds", right, wrong);
+	}
+
+	/* restart after an RTO */
+	c.base = 1000000;
+	c.state = PCC_ADJUSTING;
+	pcc_ctl_restart(&c, &p, 1000);
+	r = pcc_ctl_next(&c, &p, 1000, PCC_RATE_MAX, &t);
+	tap(c.state == PCC_STARTING && r == 500000 && !c.have_prev,
+	    "after an RTO: starting again from half the last good rate", "%u", r);
+	c.base = 1500;
+	pcc_ctl_restart(&c, &p, 1000);
+	tap(pcc_ctl_next(&c, &p, 1000, PCC_RATE_MAX, &t) == 1000,
+	    "restart never goes below the minimum rate", NULL);
+
+	/* bounds: starting stops doubling at the maximum */
+	pcc_ctl_init(&c, &p, 1000);
+	for (i = 0; i < 40; i++)
+		r = pcc_ctl_next(&c, &p, 1000, PCC_RATE_MAX, &t);
+	tap(r == PCC_RATE_MAX, "doubling saturates at the maximum rate", "%u", r);
+}
+
+/*
+ * Fluid model of a bottleneck: capacity cap (bytes/s), random loss,
+ * a buffer of buf bytes drained at cap.  Each step is one MI; results
+ * come back one MI late, as in the kernel.  Returns per-flow mean
+ * throughput over the last half.
+ */
+struct sim_flow {
+	struct pcc_ctl c;
+	u32 rate;
+	u8 tag;
+	bool pending;
+	u8 ptag;
+	u32 prate;
+	double pdel, plost;
+	double thr;
+};
+
+static void sim(struct sim_flow *f, int nf, double cap, double loss,
+		double buf, int steps, int start2)
+{
+	struct pcc_params p = defaults();
+	double q = 0, dur = 0.08;
+	int s, i;
+
+	for (i = 0; i < nf; i++) {
+		memset(&f[i], 0, sizeof(f[i]));
+		pcc_ctl_init(&f[i].c, &p, 20000);
+	}
+	for (s = 0; s < steps; s++) {
+		double in = 0, out, over, drop;
+
+		for (i = 0; i < nf; i++) {
+			if (i && s < start2)
+				continue;
+			f[i].rate = pcc_ctl_next(&f[i].c, &p, 3000, PCC_RATE_MAX,
+						 &f[i].tag);
+			if (f[i].pending) {
+				double dl = f[i].pdel, ls = f[i].plost;
+				s64 u = pcc_utility(&p, (u64)dl, (u64)ls,
+						    80000, 0, 0);
+
+				if (pcc_ctl_result(&f[i].c, &p, f[i].ptag,
+						   f[i].prate, u, (u32)rnd64()))
+					f[i].rate = pcc_ctl_next(&f[i].c, &p, 3000,
+								 PCC_RATE_MAX,
+								 &f[i].tag);
+			}
+			in += f[i].rate;
+		}
+		/* queue: arrivals minus service; overflow is dropped */
+		q += (in - cap) * dur;
+		over = q > buf ? q - buf : 0;
+		q = q < 0 ? 0 : (q > buf ? buf : q);
+		out = in * dur - over;
+		drop = in > 0 ? over / (in * dur) : 0;
+		for (i = 0; i < nf; i++) {
+			double sent = f[i].rate * dur;
+			double lost = sent * (drop + (1 - drop) * loss);
+
+			if (i && s < start2)
+				continue;
+			(void)out;
+			f[i].pending = true;
+			f[i].ptag = f[i].tag;
+			f[i].prate = f[i].rate;
+			f[i].pdel = sent - lost;
+			f[i].plost = lost;
+			if (s >= steps / 2)
+				f[i].thr += (sent - lost) / dur / (steps - steps / 2);
+		}
+	}
+}
+
+static void test_closed_loop(void)
+{
+	struct sim_flow f[2];
+	double cap = 2.5e6;	/* 20 Mbit/s */
+	double losses[] = { 0, 0.005, 0.01, 0.02 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(losses); i++) {
+		sim(f, 1, cap, losses[i], 75000, 3000, 0);
+		tap(f[0].thr >= (i < 3 ? 0.9 : 0.8) * cap * (1 - losses[i]),
+		    "model: one flow keeps the link busy under random loss",
+		    "loss %.1f %%: %.1f %% of capacity", losses[i] * 100,
+		    100 * f[0].thr / cap);
+	}
+	sim(f, 1, cap, 0, 6 * MSS, 3000, 0);
+	tap(f[0].thr >= 0.85 * cap, "model: a 6-packet buffer still gives high utilisation",
+	    "%.1f %% of capacity", 100 * f[0].thr / cap);
+	sim(f, 2, cap, 0, 75000, 6000, 300);
+	{
+		double a = f[0].thr, b = f[1].thr;
+		double jain = (a + b) * (a + b) / (2 * (a * a + b * b));
+
+		tap(jain >= 0.95 && a + b >= 0.85 * cap,
+		    "model: a late second flow converges to a fair share",
+		    "%.2f / %.2f Mbit/s, Jain %.3f", a * 8 / 1e6, b * 8 / 1e6, jain);
+	}
+}
+
+int main(void)
+{
+	test_utility();
+	test_mi_duration();
+	test_monitor();
+	test_control();
+	test_closed_loop();
+	return tap_finish();
+}
