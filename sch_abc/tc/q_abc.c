@@ -501,7 +501,7 @@ static int abc_print_xstats(struct qdisc_util *qu, FILE *f,
 		      st.dequeue_rate);
 	print_nl();
 	print_time_us("qdelay", "  qdelay %s", st.qdelay_us);
-	print_uint(PRINT_ANY, "drops", " drops %u", st.drops);
+	print_uint(PRINT_ANY, "drop_overlimit", " drop_overlimit %u", st.drops);
 
 	open_json_array(PRINT_JSON, "queues");
 	for (i = 0; i < TC_ABC_Q_MAX; i++) {
