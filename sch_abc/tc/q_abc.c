@@ -125,24 +125,26 @@ enum {
 	ABC_DEC_RANGE,		/* does not fit the attribute */
 };
 
-/* res = mant * mult / (div * 10^fd), which must be whole and <= max */
+/*
+ * res = mant * mult / (div * 10^fd), rounded down; ABC_DEC_FRACTION when
+ * that dropped a remainder (res is still set), ABC_DEC_RANGE above max.
+ */
 static int decimal_scale(__u64 mant, unsigned int fd, __u64 mult, __u64 div,
 			 __u64 max, __u64 *res)
 {
 	unsigned __int128 v = (unsigned __int128)mant * mult;
+	bool whole = true;
 
 	while (fd--) {
-		if (v % 10)
-			return ABC_DEC_FRACTION;
+		whole = whole && !(v % 10);
 		v /= 10;
 	}
-	if (v % div)
-		return ABC_DEC_FRACTION;
+	whole = whole && !(v % div);
 	v /= div;
 	if (v > max)
 		return ABC_DEC_RANGE;
 	*res = (__u64)v;
-	return ABC_DEC_OK;
+	return whole ? ABC_DEC_OK : ABC_DEC_FRACTION;
 }
 
 static int bad_value(const char *opt, const char *arg, const char *why)
@@ -266,7 +268,14 @@ static int parse_bandwidth(const char *opt, const char *arg, __u64 *bps)
 		return bad_value(opt, arg, "unknown rate unit; use e.g. kbit, mbit, gbit, MBps");
 	switch (decimal_scale(mant, fd, rate_units[i].bits, 8, UINT64_MAX, bps)) {
 	case ABC_DEC_FRACTION:
-		return bad_value(opt, arg, "not a whole number of bytes per second");
+		/*
+		 * Rounded down to whole bytes/s, as tc does for every rate
+		 * (netlab writes any integer bit/s); but never to 0, which
+		 * would silently mean estimate mode.
+		 */
+		if (!*bps)
+			return bad_value(opt, arg, "below 1 byte/s (8bit); estimate mode is \"estimate\" or 0");
+		break;
 	case ABC_DEC_RANGE:
 		return bad_value(opt, arg, "too large");
 	}

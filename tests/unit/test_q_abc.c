@@ -259,6 +259,11 @@ static const struct good {
 	{ TCA_ABC_BANDWIDTH, "1TiBps", 1ULL << 40 },
 	{ TCA_ABC_BANDWIDTH, "8tbit", 1000000000000ULL },
 	{ TCA_ABC_BANDWIDTH, "0.5KBps", 500 },
+	/* rounded down to whole bytes/s, as tc does */
+	{ TCA_ABC_BANDWIDTH, "12345677bit", 1543209 },
+	{ TCA_ABC_BANDWIDTH, "1.5kbit", 187 },
+	{ TCA_ABC_BANDWIDTH, "8bit", 1 },
+	{ TCA_ABC_BANDWIDTH, "15bit", 1 },
 	{ TCA_ABC_BANDWIDTH, "estimate", 0 },
 	{ TCA_ABC_BANDWIDTH, "0", 0 },
 	{ TCA_ABC_BANDWIDTH, "0mbit", 0 },
@@ -299,7 +304,7 @@ static const char * const bads[] = {
 	"limit 4294967296", "topk 99999999999999999999999",
 	"eta 0.1234567", "eta 4294.967296",
 	"dt 1.5us", "window 4295s", "window 4294967296",
-	"bandwidth 1bit", "bandwidth 12bit", "bandwidth 0.1Bps",
+	"bandwidth 1bit", "bandwidth 7bit", "bandwidth 0.1Bps",
 	"bandwidth 20000000000TiBps",
 	"eta 1.0000000000000000000000000000001",
 	/* the option itself */

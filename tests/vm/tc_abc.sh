@@ -138,7 +138,7 @@ suite() {
 	ok_all=1 bad=""
 	for o in "limit x" "limit" "eta abc" "eta -0.5" "eta 0.1234567" \
 		 "delta 5parsecs" "dt 1.5us" "window -1ms" "bandwidth 12furlong" \
-		 "bandwidth 1bit" "tokens 1e3" "topk 4294967296" "frobnicate 1"; do
+		 "bandwidth 7bit" "tokens 1e3" "topk 4294967296" "frobnicate 1"; do
 		# shellcheck disable=SC2086
 		run "$TC" -n $ns qdisc change dev $dev root abc $o
 		if [ $rc = 0 ] || ! grep -q 'Usage: ... abc' <<<"$out" ||
