@@ -16,6 +16,10 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/pkt_sched.h>
+/* skb_gso_segment() moved from <linux/netdevice.h> to <net/gso.h> in 6.4 */
+#if __has_include("net/gso.h")
+#include <net/gso.h>
+#endif
 
 /*
  * A module writes its cong_control in the long form,
@@ -69,6 +73,13 @@ static inline void cc_set_pacing_rate(struct sock *sk, u64 rate)
 
 	WRITE_ONCE(sk->sk_pacing_rate, min(rate, max));
 }
+
+/*
+ * The qdisc API's own type names.  checkpatch learns the CamelCase names
+ * a tree defines from its include/ folder, as it does in-tree for these.
+ */
+struct Qdisc;
+struct Qdisc_ops;
 
 /*
  * Qdisc autoload: 6.1 requests "sch_<kind>" (the module name), 6.9 and
