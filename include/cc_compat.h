@@ -8,6 +8,7 @@
  * Differences are detected by Kbuild from the target kernel's headers,
  * not from LINUX_VERSION_CODE, so stable backports are handled too:
  *   CC_CONG_CONTROL_ACK_FLAG  cong_control takes (sk, ack, flag, rs) (6.10+)
+ *   CC_HAVE_NET_GSO_H         skb_gso_segment() is in <net/gso.h> (6.4+)
  */
 #ifndef _CC_COMPAT_H
 #define _CC_COMPAT_H
@@ -17,7 +18,7 @@
 #include <net/tcp.h>
 #include <net/pkt_sched.h>
 /* skb_gso_segment() moved from <linux/netdevice.h> to <net/gso.h> in 6.4 */
-#if __has_include("net/gso.h")
+#ifdef CC_HAVE_NET_GSO_H
 #include <net/gso.h>
 #endif
 
