@@ -7,8 +7,9 @@
  * are declared in iproute2_abi.h, as in iproute2 6.1 and 6.15.
  *
  * Numbers, rates and times are parsed here, exactly (no floating point),
- * rather than with tc's get_rate64()/get_time(): those wrap negative or
- * huge input silently.  The accepted syntax is tc's.
+ * rather than with tc's get_rate64()/get_time(): those convert negative
+ * or huge input through a double without a check.  The accepted syntax
+ * is tc's.
  */
 
 #include <inttypes.h>
@@ -67,17 +68,26 @@ static void explain(void)
 
 /* ---- exact decimal parsing ---- */
 
+static int bad_value(const char *opt, const char *arg, const char *why)
+{
+	fprintf(stderr, "abc: illegal value for \"%s\": \"%s\" (%s)\n",
+		opt, arg, why);
+	return -1;
+}
+
 /*
- * Parse "D", "D.D", "D." or ".D" (digits only, no sign, no exponent) as
- * mant / 10^fdigits.  Trailing zeros of the fraction are dropped, so
- * "1.000000000000000000000" fits.  Returns the first character after the
- * number, or NULL when there is no number or it does not fit 64 bits.
+ * Parse the number at the start of arg, "D", "D.D", "D." or ".D" (digits
+ * only: no sign, no exponent), as mant / 10^fdigits; *end is what follows
+ * (a unit).  Trailing zeros of the fraction are dropped, so
+ * "1.000000000000000000000" fits.  On error, prints why (expected, when
+ * there is no number) and returns -1.
  */
-static const char *parse_decimal(const char *s, __u64 *mant,
-				 unsigned int *fdigits)
+static int parse_decimal(const char *opt, const char *arg, const char *expected,
+			 __u64 *mant, unsigned int *fdigits, const char **end)
 {
 	unsigned int zeros = 0, fd = 0;
 	bool digit = false, frac = false;
+	const char *s = arg;
 	__u64 m = 0;
 
 	for (;; s++) {
@@ -99,24 +109,25 @@ static const char *parse_decimal(const char *s, __u64 *mant,
 		k = frac ? zeros + 1 : 1;
 		for (i = 0; i < k; i++) {
 			if (m > UINT64_MAX / 10)
-				return NULL;
+				return bad_value(opt, arg, "too many digits");
 			m *= 10;
 		}
 		if (m > UINT64_MAX - d)
-			return NULL;
+			return bad_value(opt, arg, "too many digits");
 		m += d;
 		if (frac) {
 			fd += k;
 			zeros = 0;
 			if (fd > 30)
-				return NULL;
+				return bad_value(opt, arg, "too many digits");
 		}
 	}
 	if (!digit)
-		return NULL;
+		return bad_value(opt, arg, expected);
 	*mant = m;
 	*fdigits = fd;
-	return s;
+	*end = s;
+	return 0;
 }
 
 enum {
@@ -147,13 +158,6 @@ static int decimal_scale(__u64 mant, unsigned int fd, __u64 mult, __u64 div,
 	return whole ? ABC_DEC_OK : ABC_DEC_FRACTION;
 }
 
-static int bad_value(const char *opt, const char *arg, const char *why)
-{
-	fprintf(stderr, "abc: illegal value for \"%s\": \"%s\" (%s)\n",
-		opt, arg, why);
-	return -1;
-}
-
 /* A packet count or other plain number */
 static int parse_count(const char *opt, const char *arg, __u32 *val)
 {
@@ -161,8 +165,9 @@ static int parse_count(const char *opt, const char *arg, __u32 *val)
 	unsigned int fd;
 	__u64 mant, v;
 
-	end = parse_decimal(arg, &mant, &fd);
-	if (!end || *end)
+	if (parse_decimal(opt, arg, "expected a whole number", &mant, &fd, &end))
+		return -1;
+	if (*end)
 		return bad_value(opt, arg, "expected a whole number");
 	switch (decimal_scale(mant, fd, 1, 1, UINT32_MAX, &v)) {
 	case ABC_DEC_FRACTION:
@@ -181,8 +186,10 @@ static int parse_fraction(const char *opt, const char *arg, __u32 *ppm)
 	unsigned int fd;
 	__u64 mant, v;
 
-	end = parse_decimal(arg, &mant, &fd);
-	if (!end || *end)
+	if (parse_decimal(opt, arg, "expected a decimal fraction such as 0.95",
+			  &mant, &fd, &end))
+		return -1;
+	if (*end)
 		return bad_value(opt, arg, "expected a decimal fraction such as 0.95");
 	switch (decimal_scale(mant, fd, 1000000, 1, UINT32_MAX, &v)) {
 	case ABC_DEC_FRACTION:
@@ -211,9 +218,9 @@ static int parse_time_us(const char *opt, const char *arg, __u32 *us)
 	unsigned int fd, i;
 	__u64 mant, v;
 
-	end = parse_decimal(arg, &mant, &fd);
-	if (!end)
-		return bad_value(opt, arg, "expected a time such as 20ms");
+	if (parse_decimal(opt, arg, "expected a time such as 20ms", &mant, &fd,
+			  &end))
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(time_units); i++)
 		if (strcasecmp(end, time_units[i].name) == 0)
 			break;
@@ -258,9 +265,9 @@ static int parse_bandwidth(const char *opt, const char *arg, __u64 *bps)
 		*bps = 0;
 		return 0;
 	}
-	end = parse_decimal(arg, &mant, &fd);
-	if (!end)
-		return bad_value(opt, arg, "expected a rate such as 50mbit, or estimate");
+	if (parse_decimal(opt, arg, "expected a rate such as 50mbit, or estimate",
+			  &mant, &fd, &end))
+		return -1;
 	for (i = 0; i < ARRAY_SIZE(rate_units); i++)
 		if (strcasecmp(end, rate_units[i].name) == 0)
 			break;
