@@ -281,7 +281,8 @@ static int parse_bandwidth(const char *opt, const char *arg, __u64 *bps)
 		 * would silently mean estimate mode.
 		 */
 		if (!*bps)
-			return bad_value(opt, arg, "below 1 byte/s (8bit); estimate mode is \"estimate\" or 0");
+			return bad_value(opt, arg,
+					 "below 1 byte/s (8bit); for estimate mode say estimate");
 		break;
 	case ABC_DEC_RANGE:
 		return bad_value(opt, arg, "too large");
