@@ -152,7 +152,6 @@ struct abc_win {
 	u64 slot_start;			/* ns */
 	u64 slot_ns;
 	u32 cur;			/* slot being filled */
-	u32 full;			/* completed slots in the window */
 	u64 bytes[2][ABC_WIN_SLOTS];
 	u64 busy_bytes[ABC_WIN_SLOTS];
 	u64 busy_ns[ABC_WIN_SLOTS];
@@ -169,7 +168,6 @@ static inline void abc_win_clear(struct abc_win *w, u64 now)
 		w->busy_ns[i] = 0;
 	}
 	w->cur = 0;
-	w->full = 0;
 	w->slot_start = now;
 }
 
@@ -197,8 +195,6 @@ static inline void abc_win_advance(struct abc_win *w, u64 now)
 		w->busy_bytes[w->cur] = 0;
 		w->busy_ns[w->cur] = 0;
 		w->slot_start += w->slot_ns;
-		if (w->full < ABC_WIN_SLOTS - 1)
-			w->full++;
 	}
 }
 
@@ -214,12 +210,15 @@ static inline void abc_win_add(struct abc_win *w, u64 now, u32 q, u32 len,
 	}
 }
 
-/* The span the window covers now: never less than one slot. */
+/*
+ * The span the window covers now: the full T (the slot being filled
+ * counts for its elapsed part).  Slots with nothing dequeued, after idle
+ * or at the start, count as zero bytes, so a burst after idle is not
+ * mistaken for a high rate.
+ */
 static inline u64 abc_win_span(const struct abc_win *w, u64 now)
 {
-	u64 span = w->full * w->slot_ns + (now - w->slot_start);
-
-	return span < w->slot_ns ? w->slot_ns : span;
+	return (ABC_WIN_SLOTS - 1) * w->slot_ns + (now - w->slot_start);
 }
 
 /* Dequeue rate of queue @q over the window, bytes/s. */

@@ -54,8 +54,12 @@
 
 /* How often the queue weights are recomputed from the top-K tables. */
 #define ABC_WEIGHT_PERIOD_NS	(100 * NSEC_PER_MSEC)
-/* A late watchdog may catch up this much, so timer slack costs no rate. */
-#define ABC_SHAPER_SLACK_NS	NSEC_PER_MSEC
+/*
+ * While backlogged, departures late by up to this much (timer slack, a
+ * busy CPU) are caught up, so lateness costs no rate; a longer stall is
+ * forgotten rather than paid back as a burst.
+ */
+#define ABC_SHAPER_SLACK_NS	(10 * NSEC_PER_MSEC)
 /* ns per byte of the shaper in Q20: exact enough from 8 kbit/s to 1 Tbit/s */
 #define ABC_NS_SHIFT		20
 
@@ -160,17 +164,26 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	struct abc_sched_data *q = qdisc_priv(sch);
 	struct abc_skb_cb *cb;
 	int ecn, qi;
+	bool full;
 
-	if (unlikely(sch->q.qlen >= q->p.limit)) {
-		q->drops++;
-		return qdisc_drop(skb, sch, to_free);
-	}
 	ecn = abc_classify(skb);
 	if (unlikely(ecn < 0)) {
 		q->drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 	qi = ecn == INET_ECN_NOT_ECT ? TC_ABC_Q_OTHER : TC_ABC_Q_ABC;
+
+	/*
+	 * Full: the longer queue pays, so that a flow filling the buffer
+	 * (CUBIC, or unresponsive Not-ECT traffic) cannot take the ABC
+	 * queue's room: tail drop if this packet's queue is the longer one,
+	 * else the other queue's head goes (below, once this packet is in).
+	 */
+	full = sch->q.qlen >= q->p.limit;
+	if (unlikely(full && q->qs[!qi].qlen <= q->qs[qi].qlen)) {
+		q->drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 
 	cb = abc_cb(skb);
 	cb->enqueue_ns = now;
@@ -190,6 +203,18 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	__qdisc_enqueue_tail(skb, &q->qs[qi]);
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
+
+	if (unlikely(full)) {
+		struct sk_buff *old = __qdisc_dequeue_head(&q->qs[!qi]);
+		unsigned int olen = qdisc_pkt_len(old);
+
+		sch->q.qlen--;
+		qdisc_qstats_backlog_dec(sch, old);
+		q->drops++;
+		qdisc_drop(old, sch, to_free);
+		/* The parents counted it; qlen stays > 0, no class goes idle. */
+		qdisc_tree_reduce_backlog(sch, 1, olen);
+	}
 	return NET_XMIT_SUCCESS;
 }
 
