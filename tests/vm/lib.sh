@@ -22,6 +22,24 @@ MODDIR=$TOP/build/$KVER
 RESULTS=${VM_OUT:-$(mktemp -d)}/results
 mkdir -p "$RESULTS"
 
+# tc finds the sch_abc plugin (q_abc.so, `make tc-plugin`) through
+# TC_LIB_DIR.  That variable replaces tc's lib dir, which also holds
+# netem's delay distributions, so the dir links those in beside it.  One
+# dir per checkout, made by the first test of a guest boot (processes are
+# slow in a TCG guest; the rest is bash builtins).
+if [ -f "$TOP/build/tc/q_abc.so" ] && [ -z "${TC_LIB_DIR:-}" ]; then
+	TC_LIB_DIR=/tmp/tc-lib${TOP//\//-}
+	if [ ! -L "$TC_LIB_DIR/q_abc.so" ]; then
+		mkdir -p "$TC_LIB_DIR"
+		for _d in /usr/lib/*/tc /usr/lib/tc /usr/lib64/tc; do
+			[ -d "$_d" ] && ln -sf -t "$TC_LIB_DIR" "$_d"/*
+		done
+		ln -sf "$TOP/build/tc/q_abc.so" "$TC_LIB_DIR/q_abc.so"
+		unset _d
+	fi
+	export TC_LIB_DIR
+fi
+
 _tap_n=0
 _tap_fail=0
 _tap_skip=0
