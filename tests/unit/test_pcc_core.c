@@ -432,7 +432,9 @@ static void test_control(void)
 				feed(&c, &p, tag[i], rate[i], (s64)(u * Q));
 			}
 			if (c.state == PCC_ADJUSTING) {
-				if (c.dir > 0 == base < 1000000)
+				bool up = c.dir > 0, below = base < 1000000;
+
+				if (up == below)
 					right++;
 				else
 					wrong++;
