@@ -8,7 +8,9 @@
 #   make load / unload        insmod / rmmod the modules built here
 #   make check                unit tests, then VM tests on 6.1 and 6.12
 #   make lint                 checkpatch --strict, W=1 and sparse
-#   make demo                 the side-by-side benchmark (see README)
+#   make demo                 the side-by-side demo (see README)
+#   make bench                the benchmark suite (QUICK=1: the CI subset;
+#                             BENCH_ARGS="-s steady -c etc ...", see scripts/bench -h)
 #   make clean
 
 KVER ?= $(shell uname -r)
@@ -30,7 +32,7 @@ KBUILD_OPTS := W=1 KCFLAGS=-Werror
 TEST_KVERS ?= $(ALL_KVERS)
 
 .PHONY: all modules modules-all install load unload clean check unit \
-	vmtest lint demo help
+	vmtest lint demo bench help
 
 all: modules
 
@@ -105,5 +107,8 @@ lint:
 demo:
 	scripts/demo
 
+bench:
+	scripts/bench run $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
+
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,15p' Makefile
