@@ -12,7 +12,9 @@
 #   make load / unload        insmod / rmmod the modules built here
 #   make check                unit tests, then VM tests on 6.1 and 6.12
 #   make lint                 checkpatch --strict, W=1 and sparse
-#   make demo                 the side-by-side benchmark (see README)
+#   make demo                 the side-by-side demo (see README)
+#   make bench                the benchmark suite (QUICK=1: the CI subset;
+#                             BENCH_ARGS="-s steady -c etc ...", see scripts/bench -h)
 #   make clean
 
 KVER ?= $(shell uname -r)
@@ -38,7 +40,7 @@ TC_PLUGIN_DIR := $(wildcard sch_abc/tc)
 TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
 .PHONY: all modules modules-all install load unload clean check unit \
-	vmtest lint demo help tc-plugin install-tc-plugin
+	vmtest lint demo bench help tc-plugin install-tc-plugin
 
 all: tc-plugin modules
 
@@ -125,5 +127,8 @@ lint:
 demo:
 	scripts/demo
 
+bench:
+	scripts/bench run $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
+
 help:
-	@sed -n '3,17p' Makefile
+	@sed -n '3,19p' Makefile
