@@ -150,7 +150,7 @@ static void test_lambda(void)
 		for (j = 0; j < 1700 * 20; j++) {
 			t_s = j / 1700.0;
 			if (t_s >= next_change) {
-				double u1 = rndu() + 1e-12, u2 = rndu();
+				double u1 = rndu() + 0.000000000001, u2 = rndu();
 
 				delay = 0.04 + 0.006 * sqrt(-2 * log(u1)) *
 					cos(2 * M_PI * u2);
@@ -268,7 +268,7 @@ static void test_positive(void)
 	tap(engaged == 1 && held_after_burst > 20,
 	    "30 ACKs in 3 ms engage positive mode and are held",
 	    "held %u, mu %.0f pkt/s", held_after_burst, mu);
-	tap(s.shown - shown0 <= (u64)(mu * 3e-3 + PAD_DEPTH_PKTS + 1 + 1.7),
+	tap(s.shown - shown0 <= (u64)(mu * 0.003 + PAD_DEPTH_PKTS + 1 + 1.7),
 	    "released during the bunch: at most mu x 3 ms + depth",
 	    "%llu packets", (unsigned long long)(s.shown - shown0));
 	tap(s.o.delivered == 20 - (s32)s.c.held || s.o.delivered == 0,
@@ -341,7 +341,7 @@ static void test_jitter_samples(void)
 		double t_s = j / rate;
 
 		if (t_s >= next_change) {
-			double u1 = rndu() + 1e-12, u2 = rndu();
+			double u1 = rndu() + 0.000000000001, u2 = rndu();
 
 			delay = 0.16 + 0.012 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 			if (delay < 0.02)
