@@ -80,8 +80,8 @@ before="$(cat $P/k) $(cat $P/w)"
 bad=0
 for v in 0.5 1 2.5 abc ""; do echo "$v" >$P/k 2>/dev/null && bad=1; done
 for v in 0 65 -1 x; do echo "$v" >$P/w 2>/dev/null && bad=1; done
-echo x >$P/inner 2>/dev/null && bad=1
-echo 1 >$P/stats 2>/dev/null && bad=1
+echo x 2>/dev/null >$P/inner && bad=1
+echo 1 2>/dev/null >$P/stats && bad=1
 after="$(cat $P/k) $(cat $P/w)"
 echo 1.05 >$P/k && echo 8 >$P/w && good="$(cat $P/k) $(cat $P/w)"
 echo 1.025 >$P/k
