@@ -103,15 +103,18 @@ ip -n $NS link set lo up
 ip netns exec $NS iperf3 -s -1 -D -p 5201 >/dev/null 2>&1
 sleep 0.5
 # rate-limited, so the TCG guest keeps CPU for ss while it runs
-ip netns exec $NS iperf3 -c 127.0.0.1 -p 5201 -t 8 -b 50M -C pad_bbr -J >"$RESULTS/pad-lo.json" 2>&1 &
+ip netns exec $NS iperf3 -c 127.0.0.1 -p 5201 -t 15 -b 50M -C pad_bbr -J >"$RESULTS/pad-lo.json" 2>&1 &
 fpid=$!
-# the flow's sockets hold pad_shim: wait for that, then try to unload
+# Both data sockets (sender and receiver) hold pad_shim: wait for that,
+# a little more so the flow is well inside its 15 s, then try to unload.
 mid="flow not seen"
 for _ in $(seq 100); do
 	sleep 0.2
-	if [ "$(refcnt pad_shim)" -gt 0 ] 2>/dev/null; then
+	if [ "$(refcnt pad_shim)" -ge 2 ] 2>/dev/null; then
+		sleep 1
 		rc_during=$(refcnt pad_shim)
 		rmmod pad_shim 2>/dev/null && mid=unloaded || mid="refused (refcnt $rc_during)"
+		kill -0 $fpid 2>/dev/null && mid="$mid, flow running" || mid="$mid, flow over"
 		break
 	fi
 	kill -0 $fpid 2>/dev/null || break
