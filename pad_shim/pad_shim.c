@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PAD (Zhu et al., "Robustifying Measurement-Based Congestion Control
+ * Algorithms") as a wrapper congestion control.
+ *
+ * "modprobe pad_shim inner=bbr" registers "pad_bbr": the inner CCA's own
+ * callbacks, except that cong_control first passes the rate sample through
+ * PAD (pad_core.h), which hands the inner CCA a modified local copy when
+ * its ACK buffer holds packets.  The stack's sample is never written.
+ *
+ * The inner CCA is found by name without unexported symbols: a kernel TCP
+ * socket is given TCP_CONGESTION (through its proto_ops, as userspace
+ * would) and its icsk_ca_ops is read.  The inner module is pinned with
+ * try_module_get() for as long as the wrapper is registered, so it cannot
+ * be unloaded under pad_<name>; sockets using pad_<name> pin pad_shim
+ * through the wrapper's owner, as for any CCA.
+ *
+ * PAD's per-socket state: ICSK_CA_PRIV_SIZE (104 bytes) is shared with
+ * the inner CCA, which uses it from the start.  When the inner CCA's
+ * declared size leaves room, PAD's state goes at the end of it; BBR and
+ * ETC use all 104 bytes, so by default PAD's state lives in a table of
+ * "slots" allocated at load, claimed in .init (no allocation there) and
+ * freed in .release.  A socket that finds no free slot runs the inner
+ * CCA unchanged (counted in "stats").
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+#include <linux/bpf.h>
+#include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/sockptr.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+#include <net/tcp.h>
+
+#include "cc_compat.h"
+#include "cc_param.h"
+#include "pad_core.h"
+
+#define CREATE_TRACE_POINTS
+#include "pad_trace.h"
+
+#define PAD_MAX_INNER	4
+#define PAD_PREFIX	"pad_"
+/* longest inner name so that "pad_" + name fits TCP_CA_NAME_MAX */
+#define PAD_NAME_MAX	(TCP_CA_NAME_MAX - sizeof(PAD_PREFIX))
+#define PAD_INNER_LEN	128
+#define PAD_SLOTS_MAX	65536
+/* slots probed per socket in the table (open addressing) */
+#define PAD_PROBES	16
+/* PAD's state at the end of icsk_ca_priv, 8-byte aligned */
+#define PAD_INLINE_OFF	((ICSK_CA_PRIV_SIZE - sizeof(struct pad_core)) & ~7UL)
+
+struct pad_wrapper {
+	struct tcp_congestion_ops ops;
+	const struct tcp_congestion_ops *inner;
+	int state_off;		/* offset in icsk_ca_priv, < 0: slot table */
+	bool registered;
+};
+
+struct pad_inner_spec {
+	char name[TCP_CA_NAME_MAX];
+	u32 priv;		/* bytes of icsk_ca_priv the inner CCA uses */
+};
+
+static struct pad_wrapper pad_wrappers[PAD_MAX_INNER];
+static int pad_nr_wrappers;
+
+/* ---- parameters ---- */
+
+static char pad_inner[PAD_INNER_LEN] = "bbr";
+static struct cc_q16_param pad_k = CC_Q16_PARAM(1, 250, 1, 10, 2, 0);
+static unsigned int pad_w = 16;
+static unsigned int pad_slots = 1024;
+
+/*
+ * "name[:bytes][,name[:bytes]...]": at most PAD_MAX_INNER distinct CCA
+ * names of up to PAD_NAME_MAX characters; bytes is the inner CCA's
+ * private size (default: all of ICSK_CA_PRIV_SIZE).
+ */
+static int pad_parse_inner(const char *val, struct pad_inner_spec *spec,
+			   int *nr)
+{
+	char buf[PAD_INNER_LEN], *s, *tok, *colon;
+	size_t len = strcspn(val, "\n");
+	int i, n = 0;
+
+	if (!len || len >= sizeof(buf)) {
+		pr_err("pad_shim: inner: a list of 1 to %d congestion control names expected\n",
+		       PAD_MAX_INNER);
+		return -EINVAL;
+	}
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	s = buf;
+	while ((tok = strsep(&s, ","))) {
+		size_t nl;
+
+		if (n == PAD_MAX_INNER) {
+			pr_err("pad_shim: inner: at most %d congestion controls\n",
+			       PAD_MAX_INNER);
+			return -EINVAL;
+		}
+		colon = strchr(tok, ':');
+		if (colon)
+			*colon++ = '\0';
+		nl = strlen(tok);
+		if (!nl || nl > PAD_NAME_MAX ||
+		    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_-") != nl) {
+			pr_err("pad_shim: inner: \"%s\" refused: a name of 1 to %zu characters [a-z0-9_-] expected\n",
+			       tok, PAD_NAME_MAX);
+			return -EINVAL;
+		}
+		if (!strncmp(tok, PAD_PREFIX, strlen(PAD_PREFIX))) {
+			pr_err("pad_shim: inner: \"%s\" refused: PAD does not wrap itself\n",
+			       tok);
+			return -EINVAL;
+		}
+		strscpy(spec[n].name, tok, sizeof(spec[n].name));
+		spec[n].priv = ICSK_CA_PRIV_SIZE;
+		if (colon && (kstrtou32(colon, 10, &spec[n].priv) ||
+			      spec[n].priv > ICSK_CA_PRIV_SIZE)) {
+			pr_err("pad_shim: inner: %s: private size \"%s\" refused: 0 to %zu bytes expected\n",
+			       tok, colon, ICSK_CA_PRIV_SIZE);
+			return -EINVAL;
+		}
+		for (i = 0; i < n; i++) {
+			if (!strcmp(spec[i].name, spec[n].name)) {
+				pr_err("pad_shim: inner: \"%s\" listed twice\n",
+				       tok);
+				return -EINVAL;
+			}
+		}
+		n++;
+	}
+	*nr = n;
+	return 0;
+}
+
+static int pad_inner_set(const char *val, const struct kernel_param *kp)
+{
+	struct pad_inner_spec spec[PAD_MAX_INNER];
+	int nr, err;
+
+	err = pad_parse_inner(val, spec, &nr);
+	if (err)
+		return err;
+	strscpy(pad_inner, val, min_t(size_t, sizeof(pad_inner),
+				      strcspn(val, "\n") + 1));
+	return 0;
+}
+
+static int pad_inner_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%s\n", pad_inner);
+}
+
+static const struct kernel_param_ops pad_inner_ops = {
+	.set = pad_inner_set,
+	.get = pad_inner_get,
+};
+
+static int pad_uint_set(const char *val, const struct kernel_param *kp,
+			unsigned int lo, unsigned int hi)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < lo || v > hi) {
+		pr_err("pad_shim: %s: \"%.*s\" refused: an integer from %u to %u expected\n",
+		       kp->name, (int)strcspn(val, "\n"), val, lo, hi);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int pad_w_set(const char *val, const struct kernel_param *kp)
+{
+	return pad_uint_set(val, kp, PAD_W_MIN, PAD_W_MAX);
+}
+
+static const struct kernel_param_ops pad_w_ops = {
+	.set = pad_w_set,
+	.get = param_get_uint,
+};
+
+static int pad_slots_set(const char *val, const struct kernel_param *kp)
+{
+	return pad_uint_set(val, kp, 0, PAD_SLOTS_MAX);
+}
+
+static const struct kernel_param_ops pad_slots_ops = {
+	.set = pad_slots_set,
+	.get = param_get_uint,
+};
+
+/* ---- statistics: per CPU, summed when read ---- */
+
+struct pad_stats {
+	u64 acks;		/* ACKs that went through PAD */
+	u64 positive_acks;	/* ACKs after which packets were held */
+	u64 held_pkts;		/* packets that entered the ACK buffer */
+	u64 engage;		/* passive -> positive */
+	u64 release;		/* positive -> passive on schedule */
+	u64 probe;		/* positive -> passive, sender probing */
+	u64 flush;		/* positive -> passive, recovery/app-limited */
+	u64 reset;		/* RTO or idle restart */
+	u64 no_slot;		/* sockets that found no free slot */
+};
+
+static DEFINE_PER_CPU(struct pad_stats, pad_stats);
+
+static int pad_stats_get(char *buffer, const struct kernel_param *kp)
+{
+	struct pad_stats t = {};
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct pad_stats *s = per_cpu_ptr(&pad_stats, cpu);
+
+		t.acks += READ_ONCE(s->acks);
+		t.positive_acks += READ_ONCE(s->positive_acks);
+		t.held_pkts += READ_ONCE(s->held_pkts);
+		t.engage += READ_ONCE(s->engage);
+		t.release += READ_ONCE(s->release);
+		t.probe += READ_ONCE(s->probe);
+		t.flush += READ_ONCE(s->flush);
+		t.reset += READ_ONCE(s->reset);
+		t.no_slot += READ_ONCE(s->no_slot);
+	}
+	return sysfs_emit(buffer,
+			  "acks %llu positive_acks %llu held_pkts %llu engage %llu release %llu probe %llu flush %llu reset %llu no_slot %llu\n",
+			  t.acks, t.positive_acks, t.held_pkts, t.engage,
+			  t.release, t.probe, t.flush, t.reset, t.no_slot);
+}
+
+static int pad_stats_set(const char *val, const struct kernel_param *kp)
+{
+	pr_err("pad_shim: stats is read-only\n");
+	return -EPERM;
+}
+
+static const struct kernel_param_ops pad_stats_ops = {
+	.set = pad_stats_set,
+	.get = pad_stats_get,
+};
+
+module_param_cb(inner, &pad_inner_ops, NULL, 0444);
+MODULE_PARM_DESC(inner, "CCAs to wrap, comma-separated, each NAME or NAME:PRIVATE_BYTES (default bbr; load time only)");
+module_param_cb(k, &cc_q16_param_ops, &pad_k, 0644);
+MODULE_PARM_DESC(k, "ACK release rate mu = k x lambda, Eq. 1 (1.001 .. 2; default 1.025)");
+module_param_cb(w, &pad_w_ops, &pad_w, 0644);
+MODULE_PARM_DESC(w, "window of the ACK rate estimator in RTTs, Eq. 2 (1 .. 64; default 16)");
+module_param_cb(slots, &pad_slots_ops, &pad_slots, 0444);
+MODULE_PARM_DESC(slots, "sockets whose PAD state lives outside icsk_ca_priv (0 .. 65536; default 1024; load time only)");
+module_param_cb(stats, &pad_stats_ops, NULL, 0444);
+MODULE_PARM_DESC(stats, "counters of all sockets (read-only)");
+
+/* ---- per-socket state: inline or in the slot table ---- */
+
+static struct sock **pad_owner;
+static struct pad_core *pad_table;
+static u32 pad_nr_slots;
+
+static u32 pad_slot_hash(const struct sock *sk)
+{
+	return hash_ptr(sk, 32) % pad_nr_slots;
+}
+
+/* The slot a socket claimed; only its owner reads or writes the state. */
+static struct pad_core *pad_slot_find(const struct sock *sk)
+{
+	u32 h, i, idx;
+
+	if (!pad_nr_slots)
+		return NULL;
+	h = pad_slot_hash(sk);
+	for (i = 0; i < PAD_PROBES && i < pad_nr_slots; i++) {
+		idx = (h + i) % pad_nr_slots;
+		if (READ_ONCE(pad_owner[idx]) == sk)
+			return &pad_table[idx];
+	}
+	return NULL;
+}
+
+static struct pad_core *pad_slot_claim(struct sock *sk)
+{
+	struct pad_core *c = pad_slot_find(sk);
+	u32 h, i, idx;
+
+	if (c || !pad_nr_slots)
+		return c;
+	h = pad_slot_hash(sk);
+	for (i = 0; i < PAD_PROBES && i < pad_nr_slots; i++) {
+		idx = (h + i) % pad_nr_slots;
+		if (!READ_ONCE(pad_owner[idx]) &&
+		    !cmpxchg(&pad_owner[idx], NULL, sk))
+			return &pad_table[idx];
+	}
+	return NULL;
+}
+
+static void pad_slot_free(const struct sock *sk)
+{
+	u32 h, i, idx;
+
+	if (!pad_nr_slots)
+		return;
+	h = pad_slot_hash(sk);
+	for (i = 0; i < PAD_PROBES && i < pad_nr_slots; i++) {
+		idx = (h + i) % pad_nr_slots;
+		if (READ_ONCE(pad_owner[idx]) != sk)
+			continue;
+		/* our last state writes before the slot can be claimed */
+		smp_store_release(&pad_owner[idx], NULL);
+	}
+}
+
+static const struct pad_wrapper *pad_wrapper_of(const struct sock *sk)
+{
+	return container_of(inet_csk(sk)->icsk_ca_ops,
+			    const struct pad_wrapper, ops);
+}
+
+static struct pad_core *pad_state(struct sock *sk,
+				  const struct pad_wrapper *pw)
+{
+	if (pw->state_off >= 0)
+		return (struct pad_core *)((u8 *)inet_csk_ca(sk) +
+					   pw->state_off);
+	return pad_slot_find(sk);
+}
+
+/* ---- callbacks ---- */
+
+static void pad_init(struct sock *sk)
+{
+	const struct pad_wrapper *pw = pad_wrapper_of(sk);
+	struct pad_core *c;
+
+	if (pw->state_off >= 0)
+		c = pad_state(sk, pw);
+	else
+		c = pad_slot_claim(sk);
+	if (c)
+		pad_reset(c);
+	else
+		this_cpu_inc(pad_stats.no_slot);
+	if (pw->inner->init)
+		pw->inner->init(sk);
+}
+
+static void pad_release(struct sock *sk)
+{
+	const struct pad_wrapper *pw = pad_wrapper_of(sk);
+
+	if (pw->inner->release)
+		pw->inner->release(sk);
+	if (pw->state_off < 0)
+		pad_slot_free(sk);
+}
+
+static void pad_count(enum pad_event ev)
+{
+	switch (ev) {
+	case PAD_EV_ENGAGE:
+		this_cpu_inc(pad_stats.engage);
+		break;
+	case PAD_EV_RELEASE:
+		this_cpu_inc(pad_stats.release);
+		break;
+	case PAD_EV_PROBE:
+		this_cpu_inc(pad_stats.probe);
+		break;
+	case PAD_EV_FLUSH:
+		this_cpu_inc(pad_stats.flush);
+		break;
+	case PAD_EV_RESET:
+		this_cpu_inc(pad_stats.reset);
+		break;
+	default:
+		break;
+	}
+}
+
+static void pad_main(struct sock *sk, u32 ack, int flag,
+		     const struct rate_sample *rs)
+{
+	const struct pad_wrapper *pw = pad_wrapper_of(sk);
+	struct pad_core *c = pad_state(sk, pw);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct rate_sample shown;
+	struct pad_params p;
+	enum pad_event ev;
+	struct pad_ack a;
+	struct pad_out o;
+
+	if (!c) {
+		cc_call_cong_control(pw->inner, sk, ack, flag, rs);
+		return;
+	}
+	p.k = READ_ONCE(pad_k.val);
+	p.w = READ_ONCE(pad_w);
+	a.now_us = (u32)tp->tcp_mstamp;
+	a.delivered = tp->delivered;
+	a.acked = rs->acked_sacked;
+	a.rs_delivered = rs->delivered;
+	a.snd_interval_us = rs->snd_interval_us;
+	a.srtt_us = tp->srtt_us >> 3;
+	a.app_limited = rs->is_app_limited;
+	a.recovery = inet_csk(sk)->icsk_ca_state >= TCP_CA_CWR ||
+		     rs->losses > 0;
+	ev = pad_on_ack(c, &p, &a, &o);
+
+	this_cpu_inc(pad_stats.acks);
+	if (c->held) {
+		this_cpu_inc(pad_stats.positive_acks);
+		if (o.queued)
+			this_cpu_add(pad_stats.held_pkts, o.queued);
+	}
+	if (ev != PAD_EV_NONE) {
+		pad_count(ev);
+		trace_pad_event(sk, c, ev, pad_mu(c, &p));
+	}
+
+	if (o.acked == rs->acked_sacked && o.delivered == rs->delivered) {
+		cc_call_cong_control(pw->inner, sk, ack, flag, rs);
+		return;
+	}
+	/* the stack's sample is read-only: the inner CCA gets a copy */
+	shown = *rs;
+	shown.acked_sacked = o.acked;
+	shown.delivered = o.delivered;
+	cc_call_cong_control(pw->inner, sk, ack, flag, &shown);
+}
+
+CC_DEFINE_CONG_CONTROL(pad_cong_control, pad_main);
+
+/* An RTO clears PAD's history (paper sec. 1 and 3.3). */
+static void pad_set_state(struct sock *sk, u8 new_state)
+{
+	const struct pad_wrapper *pw = pad_wrapper_of(sk);
+	struct pad_core *c;
+
+	if (new_state == TCP_CA_Loss &&
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Loss) {
+		c = pad_state(sk, pw);
+		if (c) {
+			pad_reset(c);
+			pad_count(PAD_EV_RESET);
+			trace_pad_event(sk, c, PAD_EV_RESET, 0);
+		}
+	}
+	if (pw->inner->set_state)
+		pw->inner->set_state(sk, new_state);
+}
+
+/* After idle the ACK rate history says nothing about the path: clear it. */
+static void pad_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	const struct pad_wrapper *pw = pad_wrapper_of(sk);
+	struct pad_core *c;
+
+	if (ev == CA_EVENT_TX_START) {
+		c = pad_state(sk, pw);
+		if (c && c->started) {
+			pad_reset(c);
+			pad_count(PAD_EV_RESET);
+			trace_pad_event(sk, c, PAD_EV_RESET, 0);
+		}
+	}
+	if (pw->inner->cwnd_event)
+		pw->inner->cwnd_event(sk, ev);
+}
+
+/* ---- finding and pinning the inner CCA ---- */
+
+/*
+ * Look the CCA up by name the way userspace does, on a kernel socket that
+ * never connects, and pin its module.  TCP_CONGESTION loads "tcp_<name>"
+ * when it is not registered yet (we run as root at insmod time).
+ */
+static int pad_find_inner(const char *name,
+			  const struct tcp_congestion_ops **out)
+{
+	char buf[TCP_CA_NAME_MAX];
+	const struct tcp_congestion_ops *ca;
+	struct socket *sock;
+	int err;
+
+	strscpy(buf, name, sizeof(buf));
+	err = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (err) {
+		pr_err("pad_shim: no kernel TCP socket to look up %s (%d)\n",
+		       name, err);
+		return err;
+	}
+	err = sock->ops->setsockopt(sock, SOL_TCP, TCP_CONGESTION,
+				    KERNEL_SOCKPTR(buf), strlen(buf));
+	if (err) {
+		pr_err("pad_shim: inner congestion control \"%s\" not found (%d): load it first (modprobe tcp_%s)\n",
+		       name, err, name);
+		goto out;
+	}
+	lock_sock(sock->sk);
+	ca = inet_csk(sock->sk)->icsk_ca_ops;
+	if (strcmp(ca->name, name)) {
+		pr_err("pad_shim: inner \"%s\": the socket got \"%s\"\n",
+		       name, ca->name);
+		err = -ENOENT;
+#ifdef BPF_MODULE_OWNER
+	} else if (ca->owner == BPF_MODULE_OWNER) {
+		/* a BPF struct_ops CCA can go away without a module ref */
+		pr_err("pad_shim: inner \"%s\" refused: BPF congestion controls cannot be pinned\n",
+		       name);
+		err = -EOPNOTSUPP;
+#endif
+	} else if (ca->owner == THIS_MODULE) {
+		pr_err("pad_shim: inner \"%s\" refused: PAD does not wrap itself\n",
+		       name);
+		err = -EINVAL;
+	} else if (!try_module_get(ca->owner)) {
+		pr_err("pad_shim: inner \"%s\" is being unloaded\n", name);
+		err = -EBUSY;
+	} else {
+		*out = ca;
+	}
+	release_sock(sock->sk);
+out:
+	sock_release(sock);
+	return err;
+}
+
+/* Is a CCA of this name registered?  (Same lookup, without autoload.) */
+static bool pad_name_taken(const char *name)
+{
+	const struct tcp_congestion_ops *ca = NULL;
+	char buf[TCP_CA_NAME_MAX];
+	struct socket *sock;
+	bool taken = false;
+
+	strscpy(buf, name, sizeof(buf));
+	if (sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			     &sock))
+		return false;
+	if (!sock->ops->setsockopt(sock, SOL_TCP, TCP_CONGESTION,
+				   KERNEL_SOCKPTR(buf), strlen(buf))) {
+		lock_sock(sock->sk);
+		ca = inet_csk(sock->sk)->icsk_ca_ops;
+		taken = !strcmp(ca->name, name);
+		release_sock(sock->sk);
+	}
+	sock_release(sock);
+	return taken;
+}
+
+/* Build pad_<name> around an inner CCA; nothing is registered yet. */
+static int pad_prepare(struct pad_wrapper *pw,
+		       const struct pad_inner_spec *spec)
+{
+	const struct tcp_congestion_ops *in;
+	struct tcp_congestion_ops *ops = &pw->ops;
+	int err;
+
+	err = pad_find_inner(spec->name, &in);
+	if (err)
+		return err;
+	if (!in->cong_control) {
+		pr_err("pad_shim: inner \"%s\" refused: it has no cong_control, and PAD reshapes the rate samples only cong_control receives\n",
+		       spec->name);
+		err = -EINVAL;
+		goto put;
+	}
+	if (spec->priv <= PAD_INLINE_OFF) {
+		pw->state_off = PAD_INLINE_OFF;
+	} else if (pad_nr_slots) {
+		pw->state_off = -1;
+	} else {
+		pr_err("pad_shim: inner \"%s\" refused: its %u bytes of private state and PAD's %zu do not fit in %zu (and slots=0)\n",
+		       spec->name, spec->priv, sizeof(struct pad_core),
+		       ICSK_CA_PRIV_SIZE);
+		err = -ENOSPC;
+		goto put;
+	}
+	snprintf(ops->name, sizeof(ops->name), PAD_PREFIX "%s", spec->name);
+	if (pad_name_taken(ops->name)) {
+		pr_err("pad_shim: \"%s\" is already registered\n", ops->name);
+		err = -EEXIST;
+		goto put;
+	}
+	/* the inner CCA's callbacks, called directly */
+	ops->ssthresh = in->ssthresh;
+	ops->cong_avoid = in->cong_avoid;
+	ops->in_ack_event = in->in_ack_event;
+	ops->pkts_acked = in->pkts_acked;
+	ops->min_tso_segs = in->min_tso_segs;
+	ops->undo_cwnd = in->undo_cwnd;
+	ops->sndbuf_expand = in->sndbuf_expand;
+	ops->get_info = in->get_info;
+	/* PAD's, which call the inner CCA's */
+	ops->init = pad_init;
+	ops->release = pad_release;
+	ops->set_state = pad_set_state;
+	ops->cwnd_event = pad_cwnd_event;
+	ops->cong_control = pad_cong_control;
+	ops->flags = in->flags;
+	ops->owner = THIS_MODULE;
+	pw->inner = in;
+	return 0;
+put:
+	module_put(in->owner);
+	return err;
+}
+
+static void pad_unbind(struct pad_wrapper *pw)
+{
+	if (pw->registered)
+		tcp_unregister_congestion_control(&pw->ops);
+	pw->registered = false;
+	if (pw->inner)
+		module_put(pw->inner->owner);
+	pw->inner = NULL;
+}
+
+static void pad_free_table(void)
+{
+	kvfree(pad_owner);
+	kvfree(pad_table);
+	pad_owner = NULL;
+	pad_table = NULL;
+	pad_nr_slots = 0;
+}
+
+static int __init pad_register(void)
+{
+	struct pad_inner_spec spec[PAD_MAX_INNER];
+	int i, nr, err;
+
+	BUILD_BUG_ON(sizeof(struct pad_core) > ICSK_CA_PRIV_SIZE);
+	err = pad_parse_inner(pad_inner, spec, &nr);
+	if (err)
+		return err;
+
+	pad_nr_slots = pad_slots;
+	if (pad_nr_slots) {
+		pad_owner = kvcalloc(pad_nr_slots, sizeof(*pad_owner),
+				     GFP_KERNEL);
+		pad_table = kvcalloc(pad_nr_slots, sizeof(*pad_table),
+				     GFP_KERNEL);
+		if (!pad_owner || !pad_table) {
+			pad_free_table();
+			return -ENOMEM;
+		}
+	}
+
+	/* every lookup before any registration: a failed load leaves no CCA */
+	for (i = 0; i < nr; i++) {
+		err = pad_prepare(&pad_wrappers[i], &spec[i]);
+		if (err)
+			goto fail;
+		pad_nr_wrappers = i + 1;
+	}
+	for (i = 0; i < nr; i++) {
+		err = tcp_register_congestion_control(&pad_wrappers[i].ops);
+		if (err) {
+			pr_err("pad_shim: registering %s failed (%d)\n",
+			       pad_wrappers[i].ops.name, err);
+			goto fail;
+		}
+		pad_wrappers[i].registered = true;
+	}
+	for (i = 0; i < nr; i++)
+		pr_info("pad_shim: %s registered (PAD state %s)\n",
+			pad_wrappers[i].ops.name,
+			pad_wrappers[i].state_off >= 0 ? "in icsk_ca_priv" :
+			"in the slot table");
+	return 0;
+fail:
+	for (i = 0; i < pad_nr_wrappers; i++)
+		pad_unbind(&pad_wrappers[i]);
+	pad_nr_wrappers = 0;
+	pad_free_table();
+	return err;
+}
+
+static void __exit pad_unregister(void)
+{
+	int i;
+
+	/* no socket uses a wrapper now: each would hold a module ref */
+	for (i = 0; i < pad_nr_wrappers; i++)
+		pad_unbind(&pad_wrappers[i]);
+	pad_free_table();
+}
+
+module_init(pad_register);
+module_exit(pad_unregister);
+
+MODULE_AUTHOR("pad_shim contributors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("PAD: ACK-rate shim that reshapes rate samples for a measurement-based CCA (pad_<inner>)");

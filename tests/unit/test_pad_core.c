@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of pad_shim/pad_core.h, PAD's rate estimator and ACK buffer,
+ * in TAP.
+ *
+ *  - lambda (Eq. 2) over steady, delayed-ACK, bursty and jittered
+ *    (compressed and stretched, order kept) ACK streams;
+ *  - passive mode is the identity on a steady stream, on probing samples,
+ *    in recovery and while app-limited;
+ *  - a compressed run of ACKs engages positive mode, the buffer releases
+ *    at about mu = k x lambda (Eq. 1), and the next ACK on the steady
+ *    schedule releases everything;
+ *  - the rate samples shown to the inner CCA: the windowed maximum of a
+ *    delivery-rate sample over a jittered path, with and without PAD;
+ *  - RTO reset; 100 Gbit/s rates, u32 time and counter wrap;
+ *  - fuzzing: conservation (never more shown than acknowledged, nothing
+ *    lost or counted twice), the release bound and the steady-ACK bound on
+ *    every random ACK.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../pad_shim/pad_core.h"
+#include "unit_tap.h"
+
+#define Q16(x)		((u32)((x) * 65536.0 + 0.5))
+#define SRTT		40000U		/* 40 ms */
+
+static struct pad_params defaults(void)
+{
+	struct pad_params p = { .k = Q16(1.025), .w = 16 };
+
+	return p;
+}
+
+/* packets per second from the core's packets/us << PAD_RATE_SHIFT */
+static double pps(u64 r)
+{
+	return r * 1e6 / (double)(1ULL << PAD_RATE_SHIFT);
+}
+
+struct sim {
+	struct pad_core c;
+	struct pad_params p;
+	u32 now, delivered, srtt;
+	u64 acked_in, shown;		/* totals */
+	int identity_breaks;
+	int conserve_breaks;
+	struct pad_out o;
+	enum pad_event ev;
+};
+
+static void sim_init(struct sim *s, u32 t0, u32 d0)
+{
+	memset(s, 0, sizeof(*s));
+	pad_reset(&s->c);
+	s->p = defaults();
+	s->now = t0;
+	s->delivered = d0;
+	s->srtt = SRTT;
+}
+
+/*
+ * One ACK of n packets at time t; snd_rate_pps is the send rate of the
+ * sampled packets (for the probing test), 0 for "same as the ACK rate".
+ */
+static void sim_ack(struct sim *s, u32 t, u32 n, double snd_rate_pps,
+		    bool app_limited, bool recovery)
+{
+	struct pad_ack a = {
+		.now_us = t,
+		.acked = n,
+		.srtt_us = s->srtt,
+		.app_limited = app_limited,
+		.recovery = recovery,
+	};
+	u32 snd_us;
+
+	s->now = t;
+	s->delivered += n;
+	a.delivered = s->delivered;
+	/* a sample over one RTT's worth of deliveries */
+	a.rs_delivered = n ? 20 : -1;
+	snd_us = snd_rate_pps > 0 ? (u32)(20 / snd_rate_pps * 1e6) : s->srtt;
+	a.snd_interval_us = snd_us;
+	s->ev = pad_on_ack(&s->c, &s->p, &a, &s->o);
+	s->acked_in += n;
+	s->shown += s->o.acked;
+	if (s->acked_in != s->shown + s->c.held || s->shown > s->acked_in)
+		s->conserve_breaks++;
+	if (s->o.acked != n ||
+	    (a.rs_delivered >= 0 && s->o.delivered != a.rs_delivered))
+		s->identity_breaks++;
+}
+
+/* ---- lambda ---- */
+
+static void test_lambda(void)
+{
+	static const double rates[] = { 1700, 17000, 8.6e6 };	/* 20M, 200M, 100G */
+	struct sim s;
+	double err, worst = 0;
+	unsigned int i, j;
+	u32 t;
+
+	for (i = 0; i < 3; i++) {
+		double gap = 1e6 / rates[i];
+
+		sim_init(&s, 1000, 0);
+		for (j = 0; j < (unsigned int)(rates[i] * 1.0); j++) {
+			t = 1000 + (u32)(j * gap);
+			sim_ack(&s, t, 1, 0, false, false);
+		}
+		err = fabs(pps(s.c.lambda) - rates[i]) / rates[i];
+		if (err > worst)
+			worst = err;
+	}
+	tap(worst < 0.01, "lambda of a steady stream within 1 % (20 Mbit/s .. 100 Gbit/s)",
+	    "worst error %.4f %%", worst * 100);
+
+	/* delayed ACKs: 2 packets every 2 / lambda */
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 2000; j++)
+		sim_ack(&s, (u32)(j * 2e6 / 1700), 2, 0, false, false);
+	err = fabs(pps(s.c.lambda) - 1700) / 1700;
+	tap(err < 0.01, "lambda with delayed ACKs (2 packets per ACK) within 1 %",
+	    "%.1f pkt/s for 1700", pps(s.c.lambda));
+
+	/* bursty: 16 ACKs 10 us apart every 16 / lambda */
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 4000; j++)
+		sim_ack(&s, (u32)((j / 16) * 16e6 / 1700 + (j % 16) * 10), 1, 0,
+			false, false);
+	err = fabs(pps(s.c.lambda) - 1700) / 1700;
+	tap(err < 0.02, "lambda with bursts of 16 ACKs within 2 %",
+	    "%.1f pkt/s for 1700", pps(s.c.lambda));
+
+	/*
+	 * Jitter: the ACK path delay changes every 100 ms (normal, sigma
+	 * 6 ms, as in the paper's sec. 4) with order kept, so ACKs bunch
+	 * when it falls and spread when it rises.
+	 */
+	{
+		double delay = 0.04, last = 0, t_s, next_change = 0.1;
+		double lo = 1e9, hi = 0, l;
+
+		sim_init(&s, 0, 0);
+		for (j = 0; j < 1700 * 20; j++) {
+			t_s = j / 1700.0;
+			if (t_s >= next_change) {
+				double u1 = rndu() + 0.000000000001, u2 = rndu();
+
+				delay = 0.04 + 0.006 * sqrt(-2 * log(u1)) *
+					cos(2 * M_PI * u2);
+				if (delay < 0.005)
+					delay = 0.005;
+				next_change += 0.1;
+			}
+			if (t_s + delay > last)
+				last = t_s + delay;
+			sim_ack(&s, (u32)(last * 1e6), 1, 0, false, false);
+			if (t_s > 2) {
+				l = pps(s.c.lambda);
+				if (l < lo)
+					lo = l;
+				if (l > hi)
+					hi = l;
+			}
+		}
+		tap(lo > 1700 * 0.93 && hi < 1700 * 1.07,
+		    "lambda over a jittered path (sigma 6 ms) stays within 7 % of the rate",
+		    "%.0f .. %.0f pkt/s for 1700", lo, hi);
+	}
+
+	/* w: the window follows w x srtt */
+	sim_init(&s, 0, 0);
+	s.p.w = 1;
+	for (j = 0; j < 1700; j++)
+		sim_ack(&s, (u32)(j * 1e6 / 1700), 1, 0, false, false);
+	for (j = 0; j < 340; j++)	/* rate doubles for 100 ms */
+		sim_ack(&s, 1000000 + (u32)(j * 1e6 / 3400), 1, 0, false, false);
+	tap(pps(s.c.lambda) > 3000, "w = 1: lambda follows a rate change within a few RTTs",
+	    "%.0f pkt/s after 100 ms at 3400", pps(s.c.lambda));
+
+	sim_init(&s, 0, 0);
+	sim_ack(&s, 0, 1, 0, false, false);
+	sim_ack(&s, 1000, 1, 0, false, false);
+	tap(s.c.lambda == 0 && s.o.acked == 1,
+	    "no lambda before half an srtt of history: samples pass", NULL);
+}
+
+/* ---- passive mode ---- */
+
+static void test_passive(void)
+{
+	struct sim s;
+	unsigned int j;
+	u32 t = 0;
+
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 20000; j++)
+		sim_ack(&s, (u32)(j * 1e6 / 1700), 1, 0, false, false);
+	tap(!s.identity_breaks && !s.c.held,
+	    "steady stream, 1 packet per ACK: every sample passes untouched",
+	    "%d changed", s.identity_breaks);
+
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 10000; j++)
+		sim_ack(&s, (u32)(j * 2e6 / 1700), 2, 0, false, false);
+	tap(!s.identity_breaks, "steady delayed ACKs (2 per ACK): identity",
+	    "%d changed", s.identity_breaks);
+
+	/* 4 back-to-back packets ACKed at once now and then: within depth */
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 10000; j++) {
+		t = (u32)(j * 1e6 / 1700);
+		sim_ack(&s, t, (j % 50) ? 1 : 4, 0, false, false);
+		if (!(j % 50))
+			t += 3 * 588;
+	}
+	tap(!s.identity_breaks, "an occasional 4-packet ACK stays passive",
+	    "%d changed", s.identity_breaks);
+
+	/* compressed ACKs while probing, app-limited, or in recovery */
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 2000; j++)
+		sim_ack(&s, (u32)(j * 1e6 / 1700), 1, 0, false, false);
+	t = s.now;
+	s.identity_breaks = 0;
+	for (j = 0; j < 50; j++)
+		sim_ack(&s, t + j * 10, 1, 1.25 * 1700, false, false);
+	for (j = 0; j < 50; j++)
+		sim_ack(&s, t + 1000 + j * 10, 1, 0, true, false);
+	for (j = 0; j < 50; j++)
+		sim_ack(&s, t + 2000 + j * 10, 1, 0, false, true);
+	tap(!s.identity_breaks,
+	    "compressed ACKs pass untouched when probing, app-limited or in recovery",
+	    "%d changed", s.identity_breaks);
+}
+
+/* ---- positive mode ---- */
+
+static void test_positive(void)
+{
+	struct sim s;
+	unsigned int j, engaged = 0, maxheld = 0;
+	u32 t, held_after_burst;
+	u64 shown0;
+	double mu;
+
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 2000; j++)
+		sim_ack(&s, (u32)(j * 1e6 / 1700), 1, 0, false, false);
+	mu = pps(pad_mu(&s.c, &s.p));
+	t = s.now;
+	shown0 = s.shown;
+	/* 30 ACKs in 3 ms: a delay drop bunched 17 ms of ACKs */
+	for (j = 1; j <= 30; j++) {
+		sim_ack(&s, t + j * 100, 1, 0, false, false);
+		if (s.ev == PAD_EV_ENGAGE)
+			engaged++;
+		if (s.c.held > maxheld)
+			maxheld = s.c.held;
+	}
+	held_after_burst = s.c.held;
+	tap(engaged == 1 && held_after_burst > 20,
+	    "30 ACKs in 3 ms engage positive mode and are held",
+	    "held %u, mu %.0f pkt/s", held_after_burst, mu);
+	tap(s.shown - shown0 <= (u64)(mu * 0.003 + PAD_DEPTH_PKTS + 1 + 1.7),
+	    "released during the bunch: at most mu x 3 ms + depth",
+	    "%llu packets", (unsigned long long)(s.shown - shown0));
+	tap(s.o.delivered == 20 - (s32)s.c.held || s.o.delivered == 0,
+	    "the sample's delivered is reduced by what is held",
+	    "delivered %d, held %u", s.o.delivered, s.c.held);
+
+	/* the next ACKs come late (the gap after the bunch) */
+	t = s.now;
+	sim_ack(&s, t + 4000, 1, 0, false, false);
+	tap(s.c.held > 0 && s.c.held < held_after_burst,
+	    "an ACK 4 ms later releases about mu x 4 ms",
+	    "held %u -> %u", held_after_burst, s.c.held);
+	/* on the steady schedule: the bunch would have ended by now */
+	sim_ack(&s, t + (u32)(32 * 1e6 / 1700), 1, 0, false, false);
+	tap(s.c.held == 0 && s.ev == PAD_EV_RELEASE,
+	    "the next ACK on the steady schedule releases everything",
+	    "held %u, event %d", s.c.held, s.ev);
+	tap(!s.conserve_breaks, "nothing lost or counted twice", "%d breaks",
+	    s.conserve_breaks);
+
+	/* probing flushes */
+	for (j = 1; j <= 30; j++)
+		sim_ack(&s, s.now + 100, 1, 0, false, false);
+	t = s.c.held;
+	sim_ack(&s, s.now + 100, 1, 2 * 1700, false, false);
+	tap(t > 0 && s.c.held == 0 && s.ev == PAD_EV_PROBE && s.o.acked == t + 1,
+	    "a probing sample (send rate 2 x mu) releases everything",
+	    "held %u, shown %u", (u32)t, s.o.acked);
+
+	/* held is bounded by half an srtt at mu */
+	for (j = 1; j <= 2000; j++)
+		sim_ack(&s, s.now + 10, 1, 0, false, false);
+	mu = pps(pad_mu(&s.c, &s.p));
+	tap(s.c.held <= (u32)(mu * SRTT / 2e6) + 1,
+	    "held never exceeds half an srtt at mu",
+	    "held %u, bound %.0f", s.c.held, mu * SRTT / 2e6);
+
+	/* RTO */
+	pad_reset(&s.c);
+	sim_ack(&s, s.now + 10, 3, 0, false, false);
+	tap(s.c.lambda == 0 && !s.c.held && s.o.acked == 3,
+	    "after an RTO reset PAD is passive until lambda is known again", NULL);
+}
+
+/*
+ * A jittered path, as in the paper's sec. 4 (10 Mbit/s, 160 ms, delay
+ * redrawn every 100 ms, normal with sigma 12 ms, order kept): ACKs arrive
+ * at the link rate plus the bunching and spreading of the delay changes.
+ * A delivery-rate sample over one RTT of ACKs (as BBR's spans about one
+ * flight): packets shown over their ACK time, and its maximum over 1 s
+ * windows (BBR keeps a windowed maximum), with and without PAD.  Without
+ * PAD the maximum overestimates the rate by about delay change / RTT;
+ * with PAD it stays near mu.
+ */
+#define JWIN	(850 * 16 / 100)	/* ACKs in 160 ms at 850 pkt/s */
+
+static void test_jitter_samples(void)
+{
+	const double rate = 850;
+	double delay = 0.16, last = 0, next_change = 0.1;
+	double ring_t[JWIN + 1], ring_raw[JWIN + 1], ring_pad[JWIN + 1];
+	double raw_max = 0, pad_max = 0, sum_raw = 0, sum_pad = 0;
+	double cum_raw = 0, cum_pad = 0, dt;
+	unsigned int j, o, windows = 0;
+	struct sim s;
+
+	sim_init(&s, 0, 0);
+	s.srtt = 160000;
+	for (j = 0; j < 850 * 120; j++) {
+		double t_s = j / rate;
+
+		if (t_s >= next_change) {
+			double u1 = rndu() + 0.000000000001, u2 = rndu();
+
+			delay = 0.16 + 0.012 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+			if (delay < 0.02)
+				delay = 0.02;
+			next_change += 0.1;
+		}
+		if (t_s + delay > last)
+			last = t_s + delay;
+		sim_ack(&s, (u32)(last * 1e6), 1, 0, false, false);
+		cum_raw += 1;
+		cum_pad += s.o.acked;
+		o = j % (JWIN + 1);
+		ring_t[o] = last;
+		ring_raw[o] = cum_raw;
+		ring_pad[o] = cum_pad;
+		if (t_s < 5)
+			continue;
+		o = (j + 1) % (JWIN + 1);	/* JWIN ACKs ago */
+		dt = last - ring_t[o];
+		if (dt > 0) {
+			if ((cum_raw - ring_raw[o]) / dt > raw_max)
+				raw_max = (cum_raw - ring_raw[o]) / dt;
+			if ((cum_pad - ring_pad[o]) / dt > pad_max)
+				pad_max = (cum_pad - ring_pad[o]) / dt;
+		}
+		if (!(j % 850)) {
+			sum_raw += raw_max;
+			sum_pad += pad_max;
+			windows++;
+			raw_max = 0;
+			pad_max = 0;
+		}
+	}
+	sum_raw /= windows * rate;
+	sum_pad /= windows * rate;
+	tap(sum_pad < sum_raw && sum_pad < 1.06,
+	    "jittered path: 1 s max of a one-RTT delivery-rate sample falls with PAD",
+	    "without PAD %.3f x rate, with PAD %.3f x rate", sum_raw, sum_pad);
+}
+
+/* ---- overflow and wrap ---- */
+
+static void test_wrap(void)
+{
+	struct sim s;
+	unsigned int j;
+	u32 t0 = 0xffffffffU - 500000, d0 = 0xffffffffU - 1000;
+
+	sim_init(&s, t0, d0);
+	for (j = 0; j < 5000; j++)
+		sim_ack(&s, t0 + (u32)(j * 1e6 / 1700), 1, 0, false, false);
+	tap(fabs(pps(s.c.lambda) - 1700) < 17 && !s.identity_breaks,
+	    "time and delivered wrap around u32: lambda right, identity kept",
+	    "%.1f pkt/s", pps(s.c.lambda));
+
+	/* 100 Gbit/s with 64-packet ACKs, then a 1-hour gap */
+	sim_init(&s, 0, 0);
+	for (j = 0; j < 200000; j++)
+		sim_ack(&s, (u32)(j * 64e6 / 8.6e6), 64, 0, false, false);
+	sim_ack(&s, s.now + 3600U * 1000000U, 64, 0, false, false);
+	tap(!s.conserve_breaks && s.c.held == 0,
+	    "100 Gbit/s and a 1 hour gap: no overflow, nothing held",
+	    "lambda %.3g pkt/s", pps(s.c.lambda));
+
+	/* absurd inputs: everything delivered at once, zero srtt */
+	sim_init(&s, 0, 0);
+	sim_ack(&s, 0, 1, 0, false, false);
+	sim_ack(&s, 50000, 0xfffffff0U, 0, false, false);
+	tap(s.c.lambda <= PAD_MAX_RATE && !s.conserve_breaks,
+	    "2^32 packets in one ACK: lambda capped, counts consistent", NULL);
+}
+
+/* ---- fuzzing ---- */
+
+static void test_fuzz(void)
+{
+	unsigned int run, j, bad_release = 0, bad_steady = 0, bad_neg = 0;
+	unsigned int conserve = 0;
+	struct sim s;
+
+	for (run = 0; run < 200; run++) {
+		double rate = 100 + rndu() * 1e5;
+		u32 t = (u32)rnd64();
+
+		sim_init(&s, t, (u32)rnd64());
+		s.p.k = Q16(1.001 + rndu());
+		s.p.w = 1 + rnd64() % 64;
+		for (j = 0; j < 3000; j++) {
+			u32 held0 = s.c.held, gap, n;
+			u64 mu = pad_mu(&s.c, &s.p), need, maxh;
+			struct pad_ack a;
+
+			switch (rnd64() % 4) {
+			case 0:		/* bunched */
+				gap = rnd64() % 50;
+				break;
+			case 1:		/* late */
+				gap = (u32)(1e6 / rate * (1 + rndu() * 20));
+				break;
+			default:
+				gap = (u32)(1e6 / rate * rndu() * 2);
+			}
+			n = rnd64() % 8;
+			t += gap;
+			a.now_us = t;
+			a.acked = n;
+			a.delivered = s.delivered + n;
+			a.rs_delivered = (rnd64() % 10) ? (s32)(rnd64() % 100) : -1;
+			a.snd_interval_us = rnd64() % 100000;
+			a.srtt_us = (rnd64() % 10) ? 1000 + rnd64() % 200000 : 0;
+			a.app_limited = !(rnd64() % 20);
+			a.recovery = !(rnd64() % 30);
+			s.delivered += n;
+			s.ev = pad_on_ack(&s.c, &s.p, &a, &s.o);
+			s.acked_in += n;
+			s.shown += s.o.acked;
+			if (s.acked_in != s.shown + s.c.held)
+				s.conserve_breaks++;
+			if (a.rs_delivered >= 0 && (s.o.delivered < 0 ||
+						    s.o.delivered > a.rs_delivered))
+				bad_neg++;
+			/*
+			 * While holding, releases are bounded by mu x gap plus
+			 * the bucket depth, unless the half-srtt cap let the
+			 * oldest go.
+			 */
+			mu = pad_mu(&s.c, &s.p);
+			need = (mu * gap) >> PAD_RATE_SHIFT;
+			maxh = (mu * (a.srtt_us / 2)) >> PAD_RATE_SHIFT;
+			if (maxh < PAD_DEPTH_PKTS)
+				maxh = PAD_DEPTH_PKTS;
+			if (s.c.held && s.c.held < maxh &&
+			    s.o.acked > need + PAD_DEPTH_PKTS + 1 +
+			    ((mu * PAD_DEPTH_US) >> PAD_RATE_SHIFT))
+				bad_release++;
+			/* an ACK late enough for the steady schedule releases all */
+			if (s.c.lambda && need > (u64)held0 + n + 1 && s.c.held)
+				bad_steady++;
+		}
+		conserve += s.conserve_breaks;
+	}
+	tap(!conserve, "fuzz: shown + held == acknowledged on every ACK",
+	    "%u breaks", conserve);
+	tap(!bad_neg, "fuzz: delivered shown within [0, rs->delivered]", "%u", bad_neg);
+	tap(!bad_release, "fuzz: releases bounded by mu x gap + depth while holding",
+	    "%u", bad_release);
+	tap(!bad_steady, "fuzz: an ACK on the steady schedule leaves nothing held",
+	    "%u", bad_steady);
+}
+
+int main(void)
+{
+	test_lambda();
+	test_passive();
+	test_positive();
+	test_jitter_samples();
+	test_wrap();
+	test_fuzz();
+	return tap_finish();
+}

@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pad_shim in a guest: bad parameters refused at load and at run time,
+# pad_bbr registered around tcp_bbr (loaded first or requested), selected
+# per socket (iperf3 -C pad_bbr, setsockopt), both unload orders (tcp_bbr
+# refused while wrapped, pad_shim refused while a socket uses pad_bbr,
+# then both unload), inner=bbr,etc with tcp_etc, counters and tracepoint.
+# The steady-link comparison with bbr is tests/vm/pad_shim_steady.sh.
+source "$(dirname "$0")/lib.sh"
+require_root
+require_tools iperf3 jq
+
+ko=$MODDIR/pad_shim/pad_shim.ko
+etc_ko=$MODDIR/tcp_etc/tcp_etc.ko
+P=/sys/module/pad_shim/parameters
+NS=pad-lo
+PY=/usr/bin/python3
+
+tap_plan 18
+
+if [ ! -f "$ko" ]; then
+	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
+	tap_done
+fi
+
+cleanup() {
+	ip netns del $NS 2>/dev/null
+	kill $(jobs -p) 2>/dev/null
+}
+trap cleanup EXIT
+rmmod pad_shim 2>/dev/null
+rmmod tcp_etc 2>/dev/null
+
+loaded() { grep -q "^$1 " /proc/modules; }
+avail() { cat /proc/sys/net/ipv4/tcp_available_congestion_control; }
+refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo none; }
+# the last message pad_shim printed
+lastmsg() { dmesg | grep -o 'pad_shim: .*' | tail -n 1; }
+unload() {	# unload MODULE: retry while closing sockets let go
+	local _
+	for _ in $(seq 10); do
+		rmmod "$1" 2>/dev/null && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# ---- bad load parameters: refused, nothing registered
+modprobe tcp_bbr
+bad=""
+for args in "k=0.5" "k=abc" "k=3" "w=0" "w=65" "slots=70000" "inner=" \
+	"inner=cubic" "inner=pad_bbr" "inner=nosuchcca" "inner=bbr,bbr" \
+	"inner=bbr:105" "inner=averyveryverylongname" "inner=bbr slots=0"; do
+	# shellcheck disable=SC2086
+	if insmod "$ko" $args 2>/dev/null; then
+		bad="$bad [$args loaded]"
+		rmmod pad_shim
+	fi
+	grep -q pad_ <<<"$(avail)" && bad="$bad [$args left $(avail)]"
+done
+tap_check "$([ -z "$bad" ] && echo 1)" "insmod with bad parameters refused, nothing registered" \
+	"${bad:-14 cases refused; last message: $(lastmsg)}"
+msg=$(insmod "$ko" inner=cubic 2>&1; dmesg | grep -o 'pad_shim: inner "cubic".*' | tail -n 1)
+tap_check "$(grep -q 'no cong_control' <<<"$msg" && echo 1)" "inner without cong_control refused with a message" "$msg"
+msg=$(insmod "$ko" slots=0 2>&1; dmesg | grep -o 'pad_shim: inner "bbr" refused.*' | tail -n 1)
+tap_check "$(grep -q 'do not fit' <<<"$msg" && echo 1)" "slots=0: bbr's 104 bytes and PAD's do not fit, refused" "$msg"
+
+# ---- load around tcp_bbr, loaded first
+bbr_before=$(refcnt tcp_bbr)
+if ! err=$(insmod "$ko" 2>&1); then
+	tap_fail "insmod pad_shim (inner=bbr)" "$err"
+	tap_done
+fi
+tap_check "$(grep -qw pad_bbr <<<"$(avail)" && [ "$(refcnt tcp_bbr)" -gt "$bbr_before" ] && echo 1)" \
+	"pad_bbr registered, tcp_bbr pinned" "available: $(avail); tcp_bbr refcnt $bbr_before -> $(refcnt tcp_bbr)"
+
+# ---- run-time parameter writes
+before="$(cat $P/k) $(cat $P/w)"
+bad=0
+for v in 0.5 1 2.5 abc ""; do echo "$v" >$P/k 2>/dev/null && bad=1; done
+for v in 0 65 -1 x; do echo "$v" >$P/w 2>/dev/null && bad=1; done
+echo x 2>/dev/null >$P/inner && bad=1
+echo 1 2>/dev/null >$P/stats && bad=1
+after="$(cat $P/k) $(cat $P/w)"
+echo 1.05 >$P/k && echo 8 >$P/w && good="$(cat $P/k) $(cat $P/w)"
+echo 1.025 >$P/k
+echo 16 >$P/w
+tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8" ] && echo 1)" \
+	"bad parameter writes refused, values unchanged, good ones taken" \
+	"k w: $before -> $after; 1.05 8 -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
+
+if rmmod tcp_bbr 2>/dev/null; then
+	tap_fail "rmmod tcp_bbr refused while pad_bbr wraps it" "tcp_bbr unloaded under pad_bbr"
+	modprobe tcp_bbr
+else
+	tap_ok "rmmod tcp_bbr refused while pad_bbr wraps it" "refcnt $(refcnt tcp_bbr)"
+fi
+
+# ---- per-socket selection and unload refused while a socket uses it
+ip netns add $NS
+ip -n $NS link set lo up
+ip netns exec $NS iperf3 -s -1 -D -p 5201 >/dev/null 2>&1
+sleep 0.5
+# rate-limited, so the TCG guest keeps CPU for ss while it runs
+ip netns exec $NS iperf3 -c 127.0.0.1 -p 5201 -t 15 -b 50M -C pad_bbr -J >"$RESULTS/pad-lo.json" 2>&1 &
+fpid=$!
+# Both data sockets (sender and receiver) hold pad_shim: wait for that,
+# a little more so the flow is well inside its 15 s, then try to unload.
+mid="flow not seen"
+for _ in $(seq 100); do
+	sleep 0.2
+	if [ "$(refcnt pad_shim)" -ge 2 ] 2>/dev/null; then
+		sleep 1
+		rc_during=$(refcnt pad_shim)
+		rmmod pad_shim 2>/dev/null && mid=unloaded || mid="refused (refcnt $rc_during)"
+		kill -0 $fpid 2>/dev/null && mid="$mid, flow running" || mid="$mid, flow over"
+		break
+	fi
+	kill -0 $fpid 2>/dev/null || break
+done
+wait $fpid
+frc=$?
+bps=$(jq -r '.end.sum_received.bits_per_second // 0' "$RESULTS/pad-lo.json" 2>/dev/null)
+cc_used=$(jq -r '.start.test_start.congestion // .end.sender_tcp_congestion // empty' "$RESULTS/pad-lo.json" 2>/dev/null)
+tap_check "$([ "$(jq -r .end.sender_tcp_congestion "$RESULTS/pad-lo.json" 2>/dev/null)" = pad_bbr ] && [ $frc = 0 ] && [ "${bps%.*}" -gt 1000000 ] && echo 1)" \
+	"iperf3 -C pad_bbr over loopback" "$(printf '%.0f' "${bps:-0}") bit/s, iperf3 exit $frc, congestion ${cc_used:-?}"
+tap_check "$([ "${mid%% *}" = refused ] && echo 1)" "rmmod pad_shim refused during a pad_bbr flow" "$mid"
+loaded pad_shim || { tap_diag "pad_shim unloaded: reloading"; insmod "$ko"; }
+tap_diag "stats after the loopback flow: $(cat $P/stats)"
+
+state=$RESULTS/pad-sockopt.$$
+rm -f "$state"
+ip netns exec $NS $PY - "$state" <<'EOF' &
+import socket, sys, time, os
+TCP_CONGESTION = 13
+srv = socket.socket(); srv.bind(("127.0.0.1", 5300)); srv.listen(1)
+c = socket.socket()
+c.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, b"pad_bbr")
+c.connect(("127.0.0.1", 5300)); a, _ = srv.accept()
+name = c.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).rstrip(b"\0").decode()
+c.sendall(b"x" * 200000); a.recv(65536)
+open(sys.argv[1], "w").write(name + "\n")
+while os.path.exists(sys.argv[1]):
+    time.sleep(0.1)
+c.close(); a.close(); srv.close()
+EOF
+pypid=$!
+for _ in $(seq 300); do [ -s "$state" ] && break; sleep 0.1; done
+name=$(cat "$state" 2>/dev/null)
+rmmod pad_shim 2>/dev/null && mid=unloaded || mid=refused
+rmmod tcp_bbr 2>/dev/null && mid2=unloaded || mid2=refused
+tap_check "$([ "$name" = pad_bbr ] && [ $mid = refused ] && [ $mid2 = refused ] && echo 1)" \
+	"idle connected socket on pad_bbr: rmmod pad_shim and tcp_bbr refused" \
+	"getsockopt ${name:-nothing}; pad_shim $mid (refcnt $(refcnt pad_shim)), tcp_bbr $mid2"
+rm -f "$state"
+wait $pypid
+ip netns del $NS
+
+# ---- clean unload: pad_shim first, then tcp_bbr
+unload pad_shim && u1=yes || u1=no
+rmmod tcp_bbr 2>/dev/null && u2=yes || u2=no
+tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && ! grep -qw pad_bbr <<<"$(avail)" && echo 1)" \
+	"sockets gone: pad_shim unloads, then tcp_bbr" "pad_shim $u1, tcp_bbr $u2; available: $(avail)"
+
+# ---- tcp_bbr not loaded: pad_shim requests it
+err=$(insmod "$ko" 2>&1)
+tap_check "$(loaded tcp_bbr && grep -qw pad_bbr <<<"$(avail)" && echo 1)" \
+	"without tcp_bbr loaded, insmod pad_shim loads it (TCP_CONGESTION autoload)" \
+	"${err:-loaded}; tcp_bbr refcnt $(refcnt tcp_bbr)"
+unload pad_shim && u1=yes || u1=no
+rmmod tcp_bbr 2>/dev/null && u2=yes || u2=no
+tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "and both unload again" "pad_shim $u1, tcp_bbr $u2"
+
+# ---- inner=bbr,etc
+if [ -f "$etc_ko" ] && insmod "$etc_ko" 2>/dev/null; then
+	modprobe tcp_bbr
+	if err=$(insmod "$ko" inner=bbr,etc 2>&1); then
+		tap_check "$(grep -qw pad_bbr <<<"$(avail)" && grep -qw pad_etc <<<"$(avail)" && echo 1)" \
+			"inner=bbr,etc registers pad_bbr and pad_etc" "$(avail)"
+		ip netns add $NS
+		ip -n $NS link set lo up
+		ip netns exec $NS iperf3 -s -1 -D -p 5202 >/dev/null 2>&1
+		sleep 0.5
+		ip netns exec $NS iperf3 -c 127.0.0.1 -p 5202 -t 2 -C pad_etc -J >"$RESULTS/pad-etc-lo.json" 2>&1
+		bps=$(jq -r '.end.sum_received.bits_per_second // 0' "$RESULTS/pad-etc-lo.json" 2>/dev/null)
+		ip netns del $NS
+		tap_check "$([ "${bps%.*}" -gt 1000000 ] && echo 1)" "iperf3 -C pad_etc over loopback" \
+			"$(printf '%.0f' "${bps:-0}") bit/s"
+		rmmod tcp_etc 2>/dev/null && mid=unloaded || mid=refused
+		tap_check "$([ $mid = refused ] && echo 1)" "rmmod tcp_etc refused while pad_etc wraps it" "$mid"
+		unload pad_shim && u1=yes || u1=no
+		unload tcp_etc && u2=yes || u2=no
+		tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "pad_shim, then tcp_etc unload" \
+			"pad_shim $u1, tcp_etc $u2"
+	else
+		tap_fail "inner=bbr,etc registers pad_bbr and pad_etc" "$err $(lastmsg)"
+		for t in "iperf3 -C pad_etc over loopback" "rmmod tcp_etc refused while pad_etc wraps it" \
+			"pad_shim, then tcp_etc unload"; do
+			tap_skip "$t" "not loaded"
+		done
+		rmmod tcp_etc 2>/dev/null
+	fi
+else
+	for t in "inner=bbr,etc registers pad_bbr and pad_etc" "iperf3 -C pad_etc over loopback" \
+		"rmmod tcp_etc refused while pad_etc wraps it" "pad_shim, then tcp_etc unload"; do
+		tap_skip "$t" "tcp_etc not built or not loadable"
+	done
+fi
+
+# ---- tracepoint and counters on a short loopback flow
+modprobe tcp_bbr
+insmod "$ko" || { tap_fail "re-insmod pad_shim"; tap_done; }
+tracing=/sys/kernel/tracing
+[ -d $tracing/events ] || mount -t tracefs nodev $tracing 2>/dev/null
+ev=$tracing/events/pad_shim/pad_event/enable
+if [ -f $ev ]; then
+	echo >$tracing/trace
+	echo 1 >$ev
+	ip netns add $NS
+	ip -n $NS link set lo up
+	ip netns exec $NS iperf3 -s -1 -D -p 5203 >/dev/null 2>&1
+	sleep 0.5
+	ip netns exec $NS iperf3 -c 127.0.0.1 -p 5203 -t 2 -C pad_bbr >/dev/null 2>&1
+	ip netns del $NS
+	echo 0 >$ev
+	grep pad_event $tracing/trace >"$RESULTS/pad-trace-lo.txt"
+	st=$(cat $P/stats)
+	acks=$(awk '{ print $2 }' <<<"$st")
+	tap_check "$([ "${acks:-0}" -gt 0 ] && [ -f $tracing/events/pad_shim/pad_event/format ] && echo 1)" \
+		"stats count ACKs through PAD; tracepoint pad_shim:pad_event exists" \
+		"$st; $(wc -l <"$RESULTS/pad-trace-lo.txt") events"
+else
+	tap_skip "stats count ACKs through PAD; tracepoint pad_shim:pad_event exists" "no tracefs"
+fi
+
+unload pad_shim && u1=yes || u1=no
+tap_check "$([ $u1 = yes ] && echo 1)" "pad_shim unloads at the end" "$u1"
+tap_done
