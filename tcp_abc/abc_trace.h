@@ -23,7 +23,7 @@ TRACE_EVENT(abc_update,
 			     __field(u16, dport)
 			     __field(u8, event)
 			     __field(u8, legacy)
-			     __field(s8, score)
+			     __field(s32, score)
 			     __field(u32, acked)
 			     __field(u32, inflight)
 			     __field(u32, w_abc)

@@ -81,7 +81,7 @@ struct abc_ack {
 	bool recovery;		/* in fast recovery: w_nonabc does not grow */
 };
 
-/* Per-connection state; 48 bytes. */
+/* Per-connection state; 52 bytes. */
 struct abc_window {
 	u32 w_abc;		/* bytes, Eq. 3 */
 	u32 w_nonabc;		/* bytes, Reno */
@@ -95,11 +95,12 @@ struct abc_window {
 	u16 rnd_accel;		/* this round: accelerate and brake ACKs, */
 	u16 rnd_brake;		/* and ECE changes between ACKs (saturating) */
 	u16 rnd_trans;
-	s8 score;		/* legacy-ECN detector, see above */
+	u16 pad;
+	s32 score;		/* legacy-ECN detector, see above */
 	u8 last_ece;		/* ECE of the previous ACK */
 	u8 legacy;		/* legacy-ECN mode */
 	u8 rnd_cut;		/* w_nonabc already halved for CE this round */
-	u8 pad[2];
+	u8 pad2;
 };
 
 static inline u32 abc_min_u32(u32 a, u32 b)
@@ -217,9 +218,17 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 		abc_round_end(w);
 	if (!a->acked || !a->mss)
 		return ABC_EV_NONE;
+	/* Never divide by a window below the floor (zeroed state, MSS up). */
+	w->w_abc = abc_max_u32(w->w_abc, lo);
+	w->w_nonabc = abc_max_u32(w->w_nonabc, lo);
 
 	if (a->ecn) {
-		/* Eq. 3: +acked on accelerate, -acked on brake, + acked/w. */
+		/*
+		 * Eq. 3, w <- w +- 1 + 1/w per packet: the additive part
+		 * from the window before this ACK, then +-acked, then the
+		 * floor.
+		 */
+		w->w_abc = abc_ai(w->w_abc, &w->abc_acc, a->acked, a->mss);
 		if (a->ece) {
 			w->w_abc = abc_sub(w->w_abc, a->acked, lo);
 			w->brake += a->pkts;
@@ -234,7 +243,6 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 		if (a->ece != !!w->last_ece)
 			w->rnd_trans = abc_inc16(w->rnd_trans);
 		w->last_ece = a->ece;
-		w->w_abc = abc_ai(w->w_abc, &w->abc_acc, a->acked, a->mss);
 
 		if (a->ece && w->legacy && !w->rnd_cut) {
 			abc_nonabc_cut(w, abc_window_bytes(w, true), a->mss);

@@ -121,6 +121,12 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	enum abc_event ev;
 	u32 cwnd;
 
+	/*
+	 * A passive open acks its SYN-ACK before .init runs (tcp_ack comes
+	 * before tcp_init_transfer): start from the initial window then.
+	 */
+	if (unlikely(!ca->win.w_abc))
+		abc_init(sk);
 	if (rs->acked_sacked > 0 &&
 	    !before(rs->prior_delivered, ca->next_round_delivered)) {
 		ca->next_round_delivered = tp->delivered;
