@@ -26,10 +26,13 @@
  *    lets at most one packet out per ACK (Reno's rate halving).
  *  - ECE comes from in_ack_event (CA_ACK_ECE): the flag argument of
  *    cong_control is 0 on 6.1 (include/cc_compat.h).
- *  - pacing at 2 x cwnd / srtt keeps bursts short without limiting the
- *    window.
- *  - a peer that did not negotiate ECN gets w_nonabc alone (Reno), and
- *    ECT is cleared from our packets, as DCTCP does.
+ *  - no pacing: ABC is ACK-clocked (an accelerate sends two packets, a
+ *    brake none), which sch_abc's Eq. 2 assumes.  A pacer that falls
+ *    behind (late timers) would also lower in-flight, and with it the
+ *    2 x in-flight cap, and so the window, in a downward spiral.
+ *  - a peer that did not negotiate ECN gets w_nonabc alone (Reno) and
+ *    the ops without TCP_CONG_NEEDS_ECN, so that our packets are sent
+ *    Not-ECT, as DCTCP does.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -51,6 +54,8 @@ struct abc_sock {
 	u8 ece;				/* sender: ECE on the ACK in progress */
 };
 
+static struct tcp_congestion_ops tcp_abc_noecn_ops;
+
 static bool abc_ecn_ok(const struct tcp_sock *tp)
 {
 	return tp->ecn_flags & TCP_ECN_OK;
@@ -64,19 +69,6 @@ static u32 abc_cwnd_pkts(const struct sock *sk)
 	u32 pkts = abc_window_bytes(&ca->win, abc_ecn_ok(tp)) / mss;
 
 	return clamp_t(u32, pkts, ABC_MIN_PKTS, tp->snd_cwnd_clamp);
-}
-
-static void abc_set_pacing(struct sock *sk)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 srtt = tp->srtt_us >> 3;
-	u64 rate;
-
-	if (!srtt)
-		return;
-	/* 2 x cwnd per smoothed RTT, in bytes per second. */
-	rate = (u64)tcp_snd_cwnd(tp) * tp->mss_cache * 2 * USEC_PER_SEC;
-	cc_set_pacing_rate(sk, div_u64(rate, srtt));
 }
 
 static void abc_trace(struct sock *sk, int ev, u32 acked, u32 inflight)
@@ -101,13 +93,15 @@ static void abc_init(struct sock *sk)
 
 	/*
 	 * No ECN with the peer: Reno on w_nonabc alone, and our packets
-	 * must not claim ECT (TCP_CONG_NEEDS_ECN set it for the handshake).
+	 * must not claim ECT.  tcp_init_congestion_control() sets ECT after
+	 * .init for a TCP_CONG_NEEDS_ECN ops, so switch to the same
+	 * callbacks without that flag (as DCTCP does).
 	 */
 	if (!abc_ecn_ok(tp) && sk->sk_state != TCP_LISTEN &&
-	    sk->sk_state != TCP_CLOSE)
+	    sk->sk_state != TCP_CLOSE) {
+		inet_csk(sk)->icsk_ca_ops = &tcp_abc_noecn_ops;
 		INET_ECN_dontxmit(sk);
-
-	cc_enable_pacing(sk);
+	}
 }
 
 static void abc_main(struct sock *sk, u32 ack, int flag,
@@ -147,7 +141,6 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	if (state == TCP_CA_Recovery && a.pkts)
 		cwnd = max(cwnd, tcp_packets_in_flight(tp) + 1);
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
-	abc_set_pacing(sk);
 
 	if (ev != ABC_EV_NONE)
 		abc_trace(sk, ev, a.acked, a.inflight);
@@ -293,6 +286,23 @@ static size_t abc_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops tcp_abc_ops __read_mostly = {
 	.flags		= TCP_CONG_NEEDS_ECN | TCP_CONG_NON_RESTRICTED,
 	.name		= "abc",
+	.owner		= THIS_MODULE,
+	.init		= abc_init,
+	.cong_control	= abc_cong_control,
+	.in_ack_event	= abc_in_ack_event,
+	.cwnd_event	= abc_cwnd_event,
+	.set_state	= abc_set_state,
+	.ssthresh	= abc_ssthresh,
+	.undo_cwnd	= abc_undo_cwnd,
+	.get_info	= abc_get_info,
+};
+
+/*
+ * The fallback for a peer without ECN: not registered, same module, same
+ * callbacks; getsockopt(TCP_CONGESTION) and ss show "abc-noecn".
+ */
+static struct tcp_congestion_ops tcp_abc_noecn_ops __read_mostly = {
+	.name		= "abc-noecn",
 	.owner		= THIS_MODULE,
 	.init		= abc_init,
 	.cong_control	= abc_cong_control,
