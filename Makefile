@@ -2,9 +2,13 @@
 #
 # Build the congestion-control modules and the sch_abc qdisc out of tree.
 #
-#   make                      build for the running kernel (or KDIR=...)
+#   make                      build for the running kernel (or KDIR=...), and the
+#                             tc plugin build/tc/q_abc.so
+#   make tc-plugin            only the tc plugin (gcc and libc, no kernel tree)
 #   make modules-all          build for every kernel with headers in /lib/modules
-#   make install              modules_install + depmod (KDIR's kernel)
+#                             (and the tc plugin, for the VM tests)
+#   make install              modules_install + depmod (KDIR's kernel), and
+#                             q_abc.so into TC_LIB_DIR (install-tc-plugin)
 #   make load / unload        insmod / rmmod the modules built here
 #   make check                unit tests, then VM tests on 6.1 and 6.12
 #   make lint                 checkpatch --strict, W=1 and sparse
@@ -29,10 +33,25 @@ KBUILD_OPTS := W=1 KCFLAGS=-Werror
 # Kernels `make check` boots: Debian's 6.1 and newest 6.12 flavours.
 TEST_KVERS ?= $(ALL_KVERS)
 
-.PHONY: all modules modules-all install load unload clean check unit \
-	vmtest lint demo help
+# The iproute2 tc plugin of sch_abc (userspace, built once for all kernels).
+TC_PLUGIN_DIR := $(wildcard sch_abc/tc)
+TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
-all: modules
+.PHONY: all modules modules-all install load unload clean check unit \
+	vmtest lint demo help tc-plugin install-tc-plugin
+
+all: tc-plugin modules
+
+tc-plugin:
+ifneq ($(TC_PLUGIN_DIR),)
+	$(MAKE) -C $(TC_PLUGIN_DIR) OUT=$(TC_OUT)
+endif
+
+# TC_LIB_DIR=... overrides where tc finds it (see sch_abc/tc/Makefile).
+install-tc-plugin: tc-plugin
+ifneq ($(TC_PLUGIN_DIR),)
+	$(MAKE) -C $(TC_PLUGIN_DIR) OUT=$(TC_OUT) install
+endif
 
 modules:
 ifeq ($(MODULES),)
@@ -44,8 +63,9 @@ else
 endif
 
 # Kbuild builds inside the source folder, so each kernel gets its own
-# copy of the sources under build/<kver>/; VM tests load from there.
-modules-all:
+# copy of the sources under build/<kver>/; VM tests load from there, and
+# take q_abc.so from build/tc/.
+modules-all: tc-plugin
 	@test -n "$(ALL_KVERS)" || { echo "No kernel headers under /lib/modules (run scripts/deps)."; exit 1; }
 	@set -e; for k in $(ALL_KVERS); do \
 		mkdir -p $(BUILD_DIR)/$$k; \
@@ -60,7 +80,7 @@ modules-all:
 		fi; \
 	done
 
-install: modules
+install: modules install-tc-plugin
 ifneq ($(MODULES),)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
@@ -106,4 +126,4 @@ demo:
 	scripts/demo
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,17p' Makefile

@@ -9,6 +9,7 @@
  * not from LINUX_VERSION_CODE, so stable backports are handled too:
  *   CC_CONG_CONTROL_ACK_FLAG  cong_control takes (sk, ack, flag, rs) (6.10+)
  *   CC_TCP_SEND_ACK_FLAGS     __tcp_send_ack takes (sk, rcv_nxt, flags) (6.12)
+ *   CC_HAVE_NET_GSO_H         skb_gso_segment() is in <net/gso.h> (6.4+)
  */
 #ifndef _CC_COMPAT_H
 #define _CC_COMPAT_H
@@ -17,6 +18,10 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/pkt_sched.h>
+/* skb_gso_segment() moved from <linux/netdevice.h> to <net/gso.h> in 6.4 */
+#ifdef CC_HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
 
 /*
  * A module writes its cong_control in the long form,
@@ -83,6 +88,13 @@ static inline void cc_set_pacing_rate(struct sock *sk, u64 rate)
 
 	WRITE_ONCE(sk->sk_pacing_rate, min(rate, max));
 }
+
+/*
+ * The qdisc API's own type names.  checkpatch learns the CamelCase names
+ * a tree defines from its include/ folder, as it does in-tree for these.
+ */
+struct Qdisc;
+struct Qdisc_ops;
 
 /*
  * Qdisc autoload: 6.1 requests "sch_<kind>" (the module name), 6.9 and

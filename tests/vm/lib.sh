@@ -22,6 +22,19 @@ MODDIR=$TOP/build/$KVER
 RESULTS=${VM_OUT:-$(mktemp -d)}/results
 mkdir -p "$RESULTS"
 
+# tc finds the sch_abc plugin (q_abc.so, `make tc-plugin`) through
+# TC_LIB_DIR.  That variable replaces tc's lib dir, which also holds
+# netem's delay distributions, so the dir links those in beside it.
+if [ -f "$TOP/build/tc/q_abc.so" ] && [ -z "${TC_LIB_DIR:-}" ]; then
+	TC_LIB_DIR=$(mktemp -d /tmp/tc-lib.XXXXXX)
+	for _f in /usr/lib/*/tc/* /usr/lib/tc/* /usr/lib64/tc/*; do
+		[ -e "$_f" ] && ln -sf "$_f" "$TC_LIB_DIR/"
+	done
+	ln -sf "$TOP/build/tc/q_abc.so" "$TC_LIB_DIR/q_abc.so"
+	export TC_LIB_DIR
+	unset _f
+fi
+
 _tap_n=0
 _tap_fail=0
 _tap_skip=0

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ABC router arithmetic (Goyal et al., NSDI 2020), shared by sch_abc.c and
+ * the userspace unit test tests/unit/test_abc_mark.c.  No kernel
+ * dependency beyond integer types and the 64-bit division helpers of
+ * cc_fixedpoint.h, so it builds and links on 32-bit routers too.
+ *
+ * Units: rates in bytes/s, times in ns or us as named, fractions in Q16
+ * (FP_ONE = 1.0) or parts per million (ppm) as named.
+ *
+ *  abc_target_rate()	Eq. 1: tr = eta mu - (mu / delta) (x - d_t)+
+ *  abc_accel_frac()	Eq. 2: f = min(tr / (2 cr), 1)
+ *  abc_token_mark()	Alg. 1: deterministic accelerate/brake marking
+ *  struct abc_win	sliding-window byte counts: dequeue rate cr and
+ *			the backlogged rate used to estimate mu
+ *  struct abc_topk	Space-Saving top-K flows of one queue (sec. 4.3)
+ *  abc_maxmin_weights()	max-min fair queue weights from two top-K
+ *			tables (sec. 4.3, demand of a top-K flow X = 10 %
+ *			above its rate)
+ */
+#ifndef _ABC_MARK_H
+#define _ABC_MARK_H
+
+#include "cc_fixedpoint.h"
+
+#define ABC_PPM			1000000U
+#define ABC_NSEC_PER_SEC	1000000000ULL
+/* 1 Tbit/s: keeps mu * delta_us (Eq. 1) and the window sums in a u64. */
+#define ABC_RATE_MAX		125000000000ULL
+/* delta, d_t and x are clamped here in Eq. 1 (10 s) */
+#define ABC_TIME_MAX_US		10000000U
+/* sub-windows of the sliding window T */
+#define ABC_WIN_SLOTS		8
+/* largest top-K table: fixed size, inside the qdisc's private data */
+#define ABC_TOPK_MAX		32
+/* X of sec. 4.3: a top-K flow's demand is its rate plus X % */
+#define ABC_DEMAND_BOOST_PCT	10
+/* no queue is starved while it has traffic: weights stay in [1 %, 99 %] */
+#define ABC_WEIGHT_MIN_PPM	10000U
+
+/**
+ * abc_target_rate() - Target rate of Eq. 1.
+ * @mu: link capacity (the ABC queue's share of it), bytes/s
+ * @eta_ppm: eta in ppm (0 < eta <= 1)
+ * @delta_us: delta in us, > 0
+ * @dt_us: delay threshold d_t in us
+ * @x_us: queuing delay x in us
+ *
+ * Return: max(eta mu - mu (x - d_t)+ / delta, 0) in bytes/s.  The drain
+ * term only grows until it equals mu (x - d_t >= delta), where tr is 0
+ * already, so clamping x - d_t at delta changes nothing and bounds the
+ * product by ABC_RATE_MAX * ABC_TIME_MAX_US < 2^61.
+ */
+static inline u64 abc_target_rate(u64 mu, u32 eta_ppm, u32 delta_us,
+				  u32 dt_us, u64 x_us)
+{
+	u64 tr, excess, drain;
+
+	if (mu > ABC_RATE_MAX)
+		mu = ABC_RATE_MAX;
+	if (eta_ppm > ABC_PPM)
+		eta_ppm = ABC_PPM;
+	if (!delta_us)
+		delta_us = 1;
+	if (delta_us > ABC_TIME_MAX_US)
+		delta_us = ABC_TIME_MAX_US;
+	tr = div64_u64(mu * eta_ppm, ABC_PPM);
+	if (x_us <= dt_us)
+		return tr;
+	excess = x_us - dt_us;
+	if (excess >= delta_us)
+		return 0;
+	drain = div64_u64(mu * excess, delta_us);
+	return tr > drain ? tr - drain : 0;
+}
+
+/**
+ * abc_accel_frac() - Accelerate fraction of Eq. 2.
+ * @tr: target rate, bytes/s
+ * @cr: dequeue rate, bytes/s
+ *
+ * Return: min(tr / (2 cr), 1) in Q16 (floor).  With nothing dequeued yet
+ * (cr == 0) there is no rate to hold the senders to: 1.
+ */
+static inline u32 abc_accel_frac(u64 tr, u64 cr)
+{
+	if (!cr || tr >= 2 * cr)
+		return FP_ONE;
+	return (u32)fp_div(tr, 2 * cr);
+}
+
+/**
+ * abc_token_mark() - Alg. 1 for one outgoing packet.
+ * @token: the bucket, Q16; starts at 0
+ * @f: accelerate fraction, Q16, at most FP_ONE
+ * @limit: tokenLimit in Q16 (more than FP_ONE, or nothing accelerates)
+ * @accel: the packet arrived marked accelerate (ECT, not CE)
+ *
+ * token = min(token + f, limit) on every packet; an accelerate packet
+ * stays accelerate only if token > 1 (the paper's strict "exceed"), and
+ * then takes one token; otherwise it becomes a brake.  A brake is never
+ * turned back: packets that arrive as brakes only add f.
+ *
+ * Return: true to keep accelerate, false to mark brake (or leave a brake).
+ */
+static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
+{
+	u64 t = (u64)*token + f;
+
+	if (t > limit)
+		t = limit;
+	if (accel && t > FP_ONE) {
+		*token = (u32)(t - FP_ONE);
+		return true;
+	}
+	*token = (u32)t;
+	return false;
+}
+
+/*
+ * abc_bytes_rate() - bytes / ns in bytes/s, without overflow: while
+ * bytes < 2^34 the product bytes * 1e9 fits a u64; larger counts need a
+ * span of at least bytes / ABC_RATE_MAX seconds (> 100 ms), so a span in
+ * us loses at most 1e-5 of precision.  Capped at ABC_RATE_MAX.
+ */
+static inline u64 abc_bytes_rate(u64 bytes, u64 ns)
+{
+	u64 r;
+
+	if (!ns)
+		return bytes ? ABC_RATE_MAX : 0;
+	if (bytes < (1ULL << 34)) {
+		r = div64_u64(bytes * ABC_NSEC_PER_SEC, ns);
+	} else {
+		u64 us = div64_u64(ns, 1000);
+
+		if (!us || bytes >= (1ULL << 44))
+			return ABC_RATE_MAX;
+		r = div64_u64(bytes * 1000000, us);
+	}
+	return r < ABC_RATE_MAX ? r : ABC_RATE_MAX;
+}
+
+/*
+ * Sliding window of length T in ABC_WIN_SLOTS sub-windows.  Per slot: bytes
+ * dequeued from each of the two queues, and the bytes and time of
+ * "backlogged" dequeue intervals (the previous dequeue left packets
+ * behind, so the link was busy the whole interval): their ratio is the
+ * link rate when the qdisc does not know it (estimate mode).
+ */
+struct abc_win {
+	u64 slot_start;			/* ns */
+	u64 slot_ns;
+	u32 cur;			/* slot being filled */
+	u32 full;			/* completed slots in the window */
+	u64 bytes[2][ABC_WIN_SLOTS];
+	u64 busy_bytes[ABC_WIN_SLOTS];
+	u64 busy_ns[ABC_WIN_SLOTS];
+};
+
+static inline void abc_win_clear(struct abc_win *w, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < ABC_WIN_SLOTS; i++) {
+		w->bytes[0][i] = 0;
+		w->bytes[1][i] = 0;
+		w->busy_bytes[i] = 0;
+		w->busy_ns[i] = 0;
+	}
+	w->cur = 0;
+	w->full = 0;
+	w->slot_start = now;
+}
+
+static inline void abc_win_init(struct abc_win *w, u64 now, u64 window_ns)
+{
+	w->slot_ns = div64_u64(window_ns, ABC_WIN_SLOTS);
+	if (!w->slot_ns)
+		w->slot_ns = 1;
+	abc_win_clear(w, now);
+}
+
+/* Move the window to @now; time never runs backwards for us. */
+static inline void abc_win_advance(struct abc_win *w, u64 now)
+{
+	if (now < w->slot_start + w->slot_ns)
+		return;
+	if (now - w->slot_start >= ABC_WIN_SLOTS * w->slot_ns) {
+		abc_win_clear(w, now);
+		return;
+	}
+	while (now >= w->slot_start + w->slot_ns) {
+		w->cur = (w->cur + 1) % ABC_WIN_SLOTS;
+		w->bytes[0][w->cur] = 0;
+		w->bytes[1][w->cur] = 0;
+		w->busy_bytes[w->cur] = 0;
+		w->busy_ns[w->cur] = 0;
+		w->slot_start += w->slot_ns;
+		if (w->full < ABC_WIN_SLOTS - 1)
+			w->full++;
+	}
+}
+
+/* Account one dequeue of @len bytes from queue @q at @now. */
+static inline void abc_win_add(struct abc_win *w, u64 now, u32 q, u32 len,
+			       u64 busy_ns)
+{
+	abc_win_advance(w, now);
+	w->bytes[q & 1][w->cur] += len;
+	if (busy_ns) {
+		w->busy_bytes[w->cur] += len;
+		w->busy_ns[w->cur] += busy_ns;
+	}
+}
+
+/* The span the window covers now: never less than one slot. */
+static inline u64 abc_win_span(const struct abc_win *w, u64 now)
+{
+	u64 span = w->full * w->slot_ns + (now - w->slot_start);
+
+	return span < w->slot_ns ? w->slot_ns : span;
+}
+
+/* Dequeue rate of queue @q over the window, bytes/s. */
+static inline u64 abc_win_rate(const struct abc_win *w, u64 now, u32 q)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < ABC_WIN_SLOTS; i++)
+		sum += w->bytes[q & 1][i];
+	return abc_bytes_rate(sum, abc_win_span(w, now));
+}
+
+/*
+ * Link rate seen while backlogged, bytes/s, or 0 when the window holds
+ * less than one slot's worth of backlogged time (too little to tell).
+ */
+static inline u64 abc_win_busy_rate(const struct abc_win *w)
+{
+	u64 bytes = 0, ns = 0;
+	u32 i;
+
+	for (i = 0; i < ABC_WIN_SLOTS; i++) {
+		bytes += w->busy_bytes[i];
+		ns += w->busy_ns[i];
+	}
+	if (ns < w->slot_ns)
+		return 0;
+	return abc_bytes_rate(bytes, ns);
+}
+
+/**
+ * abc_estimate_mu() - Link capacity without a configured bandwidth.
+ * @busy_rate: abc_win_busy_rate(), 0 if unknown
+ * @cr: total dequeue rate over the window
+ *
+ * The backlogged rate, kept within [cr, 2 cr]: the link carried cr, and,
+ * as in the paper's estimator (sec. 5.1), the prediction is capped at
+ * double the current rate since ABC cannot more than double per RTT.
+ * With no backlogged sample the link had spare capacity: 2 cr.
+ *
+ * Return: mu in bytes/s, at most ABC_RATE_MAX.
+ */
+static inline u64 abc_estimate_mu(u64 busy_rate, u64 cr)
+{
+	u64 cap = 2 * cr;
+
+	if (cap > ABC_RATE_MAX)
+		cap = ABC_RATE_MAX;
+	if (!busy_rate || busy_rate > cap)
+		return cap;
+	return busy_rate < cr ? cr : busy_rate;
+}
+
+/*
+ * Space-Saving (Metwally et al.) over the bytes of one queue: at most k
+ * counters; a flow not in a full table replaces the smallest counter and
+ * inherits its count as error.  count >= true bytes >= count - err, every
+ * flow with more than total / k bytes is in the table, and the counts
+ * sum to total.
+ */
+struct abc_ss_entry {
+	u32 key;
+	u64 count;
+	u64 err;
+};
+
+struct abc_topk {
+	u32 k;
+	u32 used;
+	u64 total;
+	struct abc_ss_entry e[ABC_TOPK_MAX];
+};
+
+static inline void abc_topk_reset(struct abc_topk *t, u32 k)
+{
+	t->k = k < ABC_TOPK_MAX ? k : ABC_TOPK_MAX;
+	t->used = 0;
+	t->total = 0;
+}
+
+static inline void abc_topk_add(struct abc_topk *t, u32 key, u32 bytes)
+{
+	u32 i, min = 0;
+
+	if (!t->k)
+		return;
+	t->total += bytes;
+	for (i = 0; i < t->used; i++) {
+		if (t->e[i].key == key) {
+			t->e[i].count += bytes;
+			return;
+		}
+		if (t->e[i].count < t->e[min].count)
+			min = i;
+	}
+	if (t->used < t->k) {
+		i = t->used++;
+		t->e[i].key = key;
+		t->e[i].count = bytes;
+		t->e[i].err = 0;
+		return;
+	}
+	t->e[min].key = key;
+	t->e[min].err = t->e[min].count;
+	t->e[min].count += bytes;
+}
+
+/* Insertion sort of at most ABC_TOPK_MAX demands, ascending. */
+static inline void abc_sort_u64(u64 *a, u32 n)
+{
+	u32 i, j;
+
+	for (i = 1; i < n; i++) {
+		u64 v = a[i];
+
+		for (j = i; j > 0 && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
+/**
+ * abc_maxmin_weights() - Queue weights from max-min fair allocation (4.3).
+ * @t: top-K tables of the ABC and the non-ABC queue over one period
+ * @cap: bytes the link could carry in that period
+ * @w_ppm: out: weight of each queue, ppm, summing to ABC_PPM
+ *
+ * A top-K flow demands its guaranteed count (count - err) plus X %; the
+ * rest of a queue's bytes are short flows, each far below a fair share,
+ * whose demand is what they sent: served first.  The capacity left is
+ * water-filled over the top-K demands, and each queue's weight is the
+ * sum of its flows' allocations.  A queue that sent nothing keeps a
+ * neutral half (the scheduler is work-conserving, so the other queue
+ * loses nothing); weights stay within [1 %, 99 %] so a queue with
+ * traffic is never starved.
+ */
+static inline void abc_maxmin_weights(const struct abc_topk *t[2], u64 cap,
+				      u32 w_ppm[2])
+{
+	u64 alloc[2] = { 0, 0 }, share, left, tot;
+	u32 i, q, qn[2];
+
+	if (!t[0]->total || !t[1]->total) {
+		w_ppm[0] = ABC_PPM / 2;
+		w_ppm[1] = ABC_PPM / 2;
+		return;
+	}
+	left = cap;
+	for (q = 0; q < 2; q++) {
+		u64 top = 0, s;
+
+		for (i = 0; i < t[q]->used; i++)
+			top += t[q]->e[i].count - t[q]->e[i].err;
+		s = t[q]->total - top;
+		s = s < left ? s : left;
+		alloc[q] += s;
+		left -= s;
+	}
+
+	/*
+	 * Water-filling over the two sorted demand lists, merged on the fly:
+	 * the smallest remaining demand is served in full if it is below an
+	 * equal share of what is left; otherwise every remaining flow gets
+	 * that share.
+	 */
+	{
+		u64 dq[2][ABC_TOPK_MAX];
+		u32 pos[2] = { 0, 0 }, rem;
+
+		for (q = 0; q < 2; q++) {
+			qn[q] = t[q]->used;
+			for (i = 0; i < qn[q]; i++) {
+				u64 g = t[q]->e[i].count - t[q]->e[i].err;
+
+				dq[q][i] = g + div64_u64(g * ABC_DEMAND_BOOST_PCT, 100);
+			}
+			abc_sort_u64(dq[q], qn[q]);
+		}
+		rem = qn[0] + qn[1];
+		while (rem) {
+			u64 v;
+
+			if (pos[0] < qn[0] &&
+			    (pos[1] >= qn[1] || dq[0][pos[0]] <= dq[1][pos[1]]))
+				q = 0;
+			else
+				q = 1;
+			v = dq[q][pos[q]];
+			share = div64_u64(left, rem);
+			if (v > share) {
+				/* Everybody left is capped at the share. */
+				alloc[0] += share * (qn[0] - pos[0]);
+				alloc[1] += share * (qn[1] - pos[1]);
+				left = 0;
+				break;
+			}
+			alloc[q] += v;
+			left -= v;
+			pos[q]++;
+			rem--;
+		}
+	}
+
+	tot = alloc[0] + alloc[1];
+	if (!tot) {
+		w_ppm[0] = ABC_PPM / 2;
+	} else {
+		/* alloc <= cap + total bytes of a period: far below 2^44 */
+		u64 a0 = alloc[0], sh = 0;
+
+		while ((tot >> sh) >= (1ULL << 40))
+			sh++;
+		w_ppm[0] = (u32)div64_u64((a0 >> sh) * ABC_PPM, tot >> sh);
+	}
+	if (w_ppm[0] < ABC_WEIGHT_MIN_PPM)
+		w_ppm[0] = ABC_WEIGHT_MIN_PPM;
+	if (w_ppm[0] > ABC_PPM - ABC_WEIGHT_MIN_PPM)
+		w_ppm[0] = ABC_PPM - ABC_WEIGHT_MIN_PPM;
+	w_ppm[1] = ABC_PPM - w_ppm[0];
+}
+
+#endif /* _ABC_MARK_H */

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_abc: the router side of ABC (Goyal et al., NSDI 2020), qdisc "abc".
+ *
+ * Every ECN-capable packet leaves as accelerate (its ECT codepoint kept)
+ * or brake (CE), so that the senders' rate follows the target rate of
+ * Eq. 1.  The arithmetic is in abc_mark.h (shared with the unit test);
+ * this file is the qdisc around it:
+ *  - two FIFOs, ABC (ECT or CE at enqueue) and other (Not-ECT), served by
+ *    byte-weighted fair queuing with weights from max-min fair allocation
+ *    over each queue's top-K flows (sec. 4.3);
+ *  - marking at dequeue: x is the sojourn time of the dequeued packet, cr
+ *    the ABC queue's dequeue rate and mu the ABC queue's share of the link
+ *    over the sliding window T;
+ *  - with a bandwidth the qdisc is the bottleneck (time-based departures
+ *    and a watchdog); without one, mu is estimated from the rate at which
+ *    the qdisc is drained while backlogged (under a NIC or a parent shaper).
+ * Parameters and statistics: include/uapi/abc_sched.h and
+ * Documentation/sch_abc.rst.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/skbuff.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/ktime.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+#include <net/inet_ecn.h>
+#include <net/dsfield.h>
+
+#include "cc_compat.h"
+#include "uapi/abc_sched.h"
+#include "abc_mark.h"
+
+/* Defaults (paper sec. 3.1.2, 5.1 and 7.2); ranges are in abc_validate(). */
+#define ABC_DEF_LIMIT		1000		/* packets */
+#define ABC_DEF_ETA		980000		/* 0.98, sec. 7.2 */
+#define ABC_DEF_DELTA_US	133000		/* 133 ms, sec. 3.1.4 and 7.2 */
+#define ABC_DEF_DT_US		20000		/* 20 ms, sec. 7.3 */
+#define ABC_DEF_WINDOW_US	40000		/* T = 40 ms, sec. 5.1 */
+#define ABC_DEF_TOKEN_LIMIT	5		/* packets */
+#define ABC_DEF_TOPK		8
+
+#define ABC_LIMIT_MAX		1000000
+#define ABC_RATE_MIN		1000ULL		/* 8 kbit/s */
+#define ABC_ETA_MIN		100000		/* 0.1 */
+#define ABC_DELTA_MIN_US	1000
+#define ABC_WINDOW_MIN_US	1000
+#define ABC_WINDOW_MAX_US	1000000
+#define ABC_TOKEN_LIMIT_MIN	2		/* Alg. 1 needs token > 1 */
+#define ABC_TOKEN_LIMIT_MAX	1000
+
+/* How often the queue weights are recomputed from the top-K tables. */
+#define ABC_WEIGHT_PERIOD_NS	(100 * NSEC_PER_MSEC)
+/* A late watchdog may catch up this much, so timer slack costs no rate. */
+#define ABC_SHAPER_SLACK_NS	NSEC_PER_MSEC
+/* ns per byte of the shaper in Q20: exact enough from 8 kbit/s to 1 Tbit/s */
+#define ABC_NS_SHIFT		20
+
+struct abc_skb_cb {
+	u64 enqueue_ns;
+	u32 hash;
+	u8 ecn;
+};
+
+struct abc_params {
+	u32 limit;
+	u64 bandwidth;		/* bytes/s, 0 = estimate */
+	u32 eta;		/* ppm */
+	u32 delta_us;
+	u32 dt_us;
+	u32 window_us;
+	u32 token_limit;	/* packets */
+	u32 topk;
+};
+
+struct abc_sched_data {
+	struct abc_params p;
+	struct qdisc_skb_head qs[TC_ABC_Q_MAX];
+	struct qdisc_watchdog watchdog;
+
+	/* shaper */
+	u64 ns_per_byte;	/* Q20 */
+	u64 t_next;		/* earliest departure of the next packet, ns */
+
+	/* weighted fair queuing between the two queues */
+	u64 vtime[TC_ABC_Q_MAX];
+	u64 vcost[TC_ABC_Q_MAX];	/* virtual time per byte, Q16 */
+	u32 weight[TC_ABC_Q_MAX];	/* ppm */
+	u64 period_start;
+	struct abc_topk topk[TC_ABC_Q_MAX];
+
+	/* Alg. 1 and the rates behind Eq. 1-2 */
+	struct abc_win win;
+	u64 last_deq_ns;
+	bool backlogged;	/* the last dequeue left packets queued */
+	u32 token;		/* Q16 */
+
+	/* statistics (struct tc_abc_xstats) */
+	u64 accelerates;
+	u64 brakes;
+	u64 target_rate;
+	u64 capacity;
+	u64 dequeue_rate;
+	u32 accel_frac;		/* Q16 */
+	u32 qdelay_us;
+	u32 drops;
+};
+
+static struct abc_skb_cb *abc_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct abc_skb_cb));
+	return (struct abc_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+/*
+ * ECN field of an IPv4/IPv6 packet (INET_ECN_NOT_ECT for anything else).
+ * An ECT packet is one this qdisc may have to set CE on at dequeue: its IP
+ * header is made linear and private now, so that marking can never fail
+ * (or write into a clone) later.  Returns -ENOMEM if that fails.
+ */
+static int abc_classify(struct sk_buff *skb)
+{
+	unsigned int nhoff = skb_network_offset(skb), hlen;
+	u8 ecn;
+
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP):
+		hlen = sizeof(struct iphdr);
+		if (!pskb_may_pull(skb, nhoff + hlen))
+			return INET_ECN_NOT_ECT;
+		ecn = ipv4_get_dsfield(ip_hdr(skb)) & INET_ECN_MASK;
+		break;
+	case htons(ETH_P_IPV6):
+		hlen = sizeof(struct ipv6hdr);
+		if (!pskb_may_pull(skb, nhoff + hlen))
+			return INET_ECN_NOT_ECT;
+		ecn = ipv6_get_dsfield(ipv6_hdr(skb)) & INET_ECN_MASK;
+		break;
+	default:
+		return INET_ECN_NOT_ECT;
+	}
+	if (ecn == INET_ECN_ECT_0 || ecn == INET_ECN_ECT_1) {
+		if (skb_ensure_writable(skb, nhoff + hlen))
+			return -ENOMEM;
+	}
+	return ecn;
+}
+
+static bool abc_empty(const struct abc_sched_data *q)
+{
+	return !q->qs[TC_ABC_Q_ABC].qlen && !q->qs[TC_ABC_Q_OTHER].qlen;
+}
+
+static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free, u64 now)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	struct abc_skb_cb *cb;
+	int ecn, qi;
+
+	if (unlikely(sch->q.qlen >= q->p.limit)) {
+		q->drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	ecn = abc_classify(skb);
+	if (unlikely(ecn < 0)) {
+		q->drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	qi = ecn == INET_ECN_NOT_ECT ? TC_ABC_Q_OTHER : TC_ABC_Q_ABC;
+
+	cb = abc_cb(skb);
+	cb->enqueue_ns = now;
+	cb->ecn = ecn;
+	cb->hash = q->p.topk ? skb_get_hash(skb) : 0;
+
+	/* A queue back from idle competes from now on, not with old credit. */
+	if (!q->qs[qi].qlen) {
+		u64 other = q->vtime[!qi];
+
+		if (q->qs[!qi].qlen && (s64)(other - q->vtime[qi]) > 0)
+			q->vtime[qi] = other;
+	}
+	if (abc_empty(q) && q->p.bandwidth && (s64)(now - q->t_next) > 0)
+		q->t_next = now;
+
+	__qdisc_enqueue_tail(skb, &q->qs[qi]);
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * GSO packets are split here: marking is per packet (Alg. 1 counts
+ * packets, a CE on a super-packet would brake all its segments) and the
+ * shaper spaces packets, not bursts.
+ */
+static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
+	struct sk_buff *segs, *nskb;
+	u64 now = ktime_get_ns();
+	int nb = 0, ret;
+
+	if (!skb_is_gso(skb))
+		return abc_enqueue_one(skb, sch, to_free, now);
+
+	segs = skb_gso_segment(skb, netif_skb_features(skb) & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs)) {
+		struct abc_sched_data *q = qdisc_priv(sch);
+
+		q->drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	skb_list_walk_safe(segs, segs, nskb) {
+		unsigned int slen;
+
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = segs->len;
+		slen = segs->len;
+		ret = abc_enqueue_one(segs, sch, to_free, now);
+		if (ret == NET_XMIT_SUCCESS) {
+			nb++;
+			len += slen;
+		}
+	}
+	/* Parents counted one packet of prev_len bytes. */
+	if (nb > 0)
+		qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	consume_skb(skb);
+	return nb > 0 ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
+}
+
+/* Recompute the queue weights once per period (sec. 4.3). */
+static void abc_update_weights(struct abc_sched_data *q, u64 now)
+{
+	const struct abc_topk *t[TC_ABC_Q_MAX];
+	u64 elapsed = now - q->period_start;
+	u32 qi;
+
+	if (elapsed < ABC_WEIGHT_PERIOD_NS)
+		return;
+	if (q->p.topk) {
+		u64 mu = q->p.bandwidth ? q->p.bandwidth : q->capacity;
+		u64 cap = mu;
+
+		/* bytes the link could carry in the period; mu <= 2^37 */
+		if (elapsed < 100ULL * NSEC_PER_SEC)
+			cap = div64_u64(mu * div64_u64(elapsed, NSEC_PER_USEC),
+					USEC_PER_SEC);
+		t[TC_ABC_Q_ABC] = &q->topk[TC_ABC_Q_ABC];
+		t[TC_ABC_Q_OTHER] = &q->topk[TC_ABC_Q_OTHER];
+		abc_maxmin_weights(t, cap, q->weight);
+	} else {
+		q->weight[TC_ABC_Q_ABC] = ABC_PPM / 2;
+		q->weight[TC_ABC_Q_OTHER] = ABC_PPM / 2;
+	}
+	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
+		q->vcost[qi] = div64_u64((u64)ABC_PPM << 16, q->weight[qi]);
+		abc_topk_reset(&q->topk[qi], q->p.topk);
+	}
+	q->period_start = now;
+}
+
+/* The non-empty queue with the smaller virtual time goes next. */
+static int abc_pick(const struct abc_sched_data *q)
+{
+	if (!q->qs[TC_ABC_Q_OTHER].qlen)
+		return TC_ABC_Q_ABC;
+	if (!q->qs[TC_ABC_Q_ABC].qlen)
+		return TC_ABC_Q_OTHER;
+	return (s64)(q->vtime[TC_ABC_Q_OTHER] - q->vtime[TC_ABC_Q_ABC]) < 0 ?
+		TC_ABC_Q_OTHER : TC_ABC_Q_ABC;
+}
+
+/* Eq. 1, Eq. 2 and Alg. 1 for one packet leaving the ABC queue. */
+static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
+{
+	const struct abc_skb_cb *cb = abc_cb(skb);
+	u64 cr_abc, cr_other, mu, x_us;
+	bool accel;
+	u32 f;
+
+	cr_abc = abc_win_rate(&q->win, now, TC_ABC_Q_ABC);
+	cr_other = abc_win_rate(&q->win, now, TC_ABC_Q_OTHER);
+	if (q->p.bandwidth)
+		mu = q->p.bandwidth;
+	else
+		mu = abc_estimate_mu(abc_win_busy_rate(&q->win),
+				     cr_abc + cr_other);
+	q->capacity = mu;
+	/* The ABC queue's share of the link while the other one is in use. */
+	if (cr_other)
+		mu = div64_u64(mu * q->weight[TC_ABC_Q_ABC], ABC_PPM);
+
+	x_us = div64_u64(now - cb->enqueue_ns, NSEC_PER_USEC);
+	q->qdelay_us = min_t(u64, x_us, U32_MAX);
+	q->dequeue_rate = cr_abc;
+	q->target_rate = abc_target_rate(mu, q->p.eta, q->p.delta_us,
+					 q->p.dt_us, x_us);
+	f = abc_accel_frac(q->target_rate, cr_abc);
+	q->accel_frac = f;
+
+	accel = abc_token_mark(&q->token, f, q->p.token_limit << FP_SHIFT,
+			       cb->ecn != INET_ECN_CE);
+	if (cb->ecn == INET_ECN_CE)
+		return;
+	if (accel) {
+		q->accelerates++;
+	} else {
+		/* The header was made writable at enqueue (abc_classify). */
+		INET_ECN_set_ce(skb);
+		q->brakes++;
+	}
+}
+
+static struct sk_buff *abc_dequeue(struct Qdisc *sch)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	struct sk_buff *skb;
+	u64 now, busy_ns = 0;
+	u32 len;
+	int qi;
+
+	if (abc_empty(q))
+		return NULL;
+	now = ktime_get_ns();
+	if (q->p.bandwidth && (s64)(q->t_next - now) > 0) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+		return NULL;
+	}
+
+	qi = abc_pick(q);
+	skb = __qdisc_dequeue_head(&q->qs[qi]);
+	len = qdisc_pkt_len(skb);
+	sch->q.qlen--;
+	qdisc_qstats_backlog_dec(sch, skb);
+	qdisc_bstats_update(sch, skb);
+
+	if (q->p.bandwidth) {
+		u64 t = max_t(u64, q->t_next, now - ABC_SHAPER_SLACK_NS);
+
+		q->t_next = t + ((len * q->ns_per_byte) >> ABC_NS_SHIFT);
+	}
+	q->vtime[qi] += (len * q->vcost[qi]) >> 16;
+
+	/* The link was busy since the last dequeue if that one left a queue. */
+	if (q->backlogged)
+		busy_ns = now - q->last_deq_ns;
+	q->backlogged = !abc_empty(q);
+	q->last_deq_ns = now;
+	abc_win_add(&q->win, now, qi, len, busy_ns);
+	abc_topk_add(&q->topk[qi], abc_cb(skb)->hash, len);
+	abc_update_weights(q, now);
+
+	if (qi == TC_ABC_Q_ABC)
+		abc_mark(q, skb, now);
+	return skb;
+}
+
+static void abc_reset(struct Qdisc *sch)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	u32 qi;
+
+	for (qi = 0; qi < TC_ABC_Q_MAX; qi++)
+		__qdisc_reset_queue(&q->qs[qi]);
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
+	qdisc_watchdog_cancel(&q->watchdog);
+	q->backlogged = false;
+	q->token = 0;
+}
+
+static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
+	[TCA_ABC_LIMIT]		= { .type = NLA_U32 },
+	[TCA_ABC_BANDWIDTH]	= { .type = NLA_U64 },
+	[TCA_ABC_ETA]		= { .type = NLA_U32 },
+	[TCA_ABC_DELTA]		= { .type = NLA_U32 },
+	[TCA_ABC_DT]		= { .type = NLA_U32 },
+	[TCA_ABC_WINDOW]	= { .type = NLA_U32 },
+	[TCA_ABC_TOKEN_LIMIT]	= { .type = NLA_U32 },
+	[TCA_ABC_TOPK]		= { .type = NLA_U32 },
+};
+
+/*
+ * abc_bad_u32: true (and the extack set) if attribute @attr is present and
+ * outside [lo, hi]; otherwise false, with *dst set if present.  A macro
+ * because extack messages must be string literals.
+ */
+#define abc_bad_u32(attr, lo, hi, dst, msg, extack)			\
+({									\
+	const struct nlattr *__a = (attr);				\
+	bool __bad = false;						\
+									\
+	if (__a) {							\
+		u32 __v = nla_get_u32(__a);				\
+									\
+		__bad = __v < (lo) || __v > (hi);			\
+		if (__bad)						\
+			NL_SET_ERR_MSG_ATTR(extack, __a, msg);		\
+		else							\
+			*(dst) = __v;					\
+	}								\
+	__bad;								\
+})
+
+/* Parse and check everything into *p (a copy); nothing is applied here. */
+static int abc_validate(struct nlattr *opt, struct abc_params *p,
+			struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_ABC_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, TCA_ABC_MAX, opt, abc_policy, extack);
+	if (err < 0)
+		return err;
+
+	if (abc_bad_u32(tb[TCA_ABC_LIMIT], 1, ABC_LIMIT_MAX, &p->limit,
+			"abc: limit must be 1..1000000 packets", extack) ||
+	    abc_bad_u32(tb[TCA_ABC_ETA], ABC_ETA_MIN, ABC_PPM, &p->eta,
+			"abc: eta must be 100000..1000000 ppm (0.1..1)",
+			extack) ||
+	    abc_bad_u32(tb[TCA_ABC_DELTA], ABC_DELTA_MIN_US, ABC_TIME_MAX_US,
+			&p->delta_us, "abc: delta must be 1 ms..10 s",
+			extack) ||
+	    abc_bad_u32(tb[TCA_ABC_DT], 0, ABC_TIME_MAX_US, &p->dt_us,
+			"abc: dt must be 0..10 s", extack) ||
+	    abc_bad_u32(tb[TCA_ABC_WINDOW], ABC_WINDOW_MIN_US,
+			ABC_WINDOW_MAX_US, &p->window_us,
+			"abc: window must be 1 ms..1 s", extack) ||
+	    abc_bad_u32(tb[TCA_ABC_TOKEN_LIMIT], ABC_TOKEN_LIMIT_MIN,
+			ABC_TOKEN_LIMIT_MAX, &p->token_limit,
+			"abc: token_limit must be 2..1000 packets (Alg. 1 accelerates only above 1 token)",
+			extack) ||
+	    abc_bad_u32(tb[TCA_ABC_TOPK], 0, ABC_TOPK_MAX, &p->topk,
+			"abc: topk must be 0..32 flows", extack))
+		return -EINVAL;
+
+	if (tb[TCA_ABC_BANDWIDTH]) {
+		u64 bw = nla_get_u64(tb[TCA_ABC_BANDWIDTH]);
+
+		if (bw && (bw < ABC_RATE_MIN || bw > ABC_RATE_MAX)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ABC_BANDWIDTH],
+					    "abc: bandwidth must be 0 (estimate) or 1000..125000000000 bytes/s (8 kbit/s..1 Tbit/s)");
+			return -EINVAL;
+		}
+		p->bandwidth = bw;
+	}
+	return 0;
+}
+
+/* Apply validated parameters: called under sch_tree_lock (or at init). */
+static void abc_apply(struct Qdisc *sch, const struct abc_params *p, u64 now)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	const struct abc_params old = q->p;
+	u32 qi;
+
+	q->p = *p;
+	if (p->bandwidth)
+		q->ns_per_byte = div64_u64(NSEC_PER_SEC << ABC_NS_SHIFT,
+					   p->bandwidth);
+	/* Shaping starts now, wherever the old rate had got to. */
+	if (p->bandwidth && !old.bandwidth)
+		q->t_next = now;
+	if (p->window_us != old.window_us)
+		abc_win_init(&q->win, now, (u64)p->window_us * NSEC_PER_USEC);
+	if (q->token > (p->token_limit << FP_SHIFT))
+		q->token = p->token_limit << FP_SHIFT;
+	if (p->topk != old.topk) {
+		for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
+			abc_topk_reset(&q->topk[qi], p->topk);
+			q->weight[qi] = ABC_PPM / 2;
+			q->vcost[qi] = div64_u64((u64)ABC_PPM << 16,
+						 q->weight[qi]);
+		}
+		q->period_start = now;
+	}
+}
+
+/* Drop from the head of the longer queue until qlen fits the limit. */
+static void abc_trim(struct Qdisc *sch)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	unsigned int n = 0, bytes = 0;
+
+	while (sch->q.qlen > q->p.limit) {
+		int qi = q->qs[TC_ABC_Q_ABC].qlen >= q->qs[TC_ABC_Q_OTHER].qlen ?
+			 TC_ABC_Q_ABC : TC_ABC_Q_OTHER;
+		struct sk_buff *skb = __qdisc_dequeue_head(&q->qs[qi]);
+
+		sch->q.qlen--;
+		qdisc_qstats_backlog_dec(sch, skb);
+		qdisc_qstats_drop(sch);
+		q->drops++;
+		n++;
+		bytes += qdisc_pkt_len(skb);
+		rtnl_kfree_skbs(skb, skb);
+	}
+	/* The counts above were ours; tell the parents too. */
+	qdisc_tree_reduce_backlog(sch, n, bytes);
+}
+
+static int abc_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	struct abc_params p = q->p;
+	int err;
+
+	if (!opt) {
+		NL_SET_ERR_MSG(extack, "abc: no options given");
+		return -EINVAL;
+	}
+	err = abc_validate(opt, &p, extack);
+	if (err)
+		return err;
+
+	sch_tree_lock(sch);
+	abc_apply(sch, &p, ktime_get_ns());
+	abc_trim(sch);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int abc_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	struct abc_params p = {
+		.limit = ABC_DEF_LIMIT,
+		.bandwidth = 0,
+		.eta = ABC_DEF_ETA,
+		.delta_us = ABC_DEF_DELTA_US,
+		.dt_us = ABC_DEF_DT_US,
+		.window_us = ABC_DEF_WINDOW_US,
+		.token_limit = ABC_DEF_TOKEN_LIMIT,
+		.topk = ABC_DEF_TOPK,
+	};
+	u64 now = ktime_get_ns();
+	u32 qi;
+	int err;
+
+	/* The queues, counters and tables start zeroed (qdisc_alloc). */
+	qdisc_watchdog_init(&q->watchdog, sch);
+	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
+		q->weight[qi] = ABC_PPM / 2;
+		q->vcost[qi] = div64_u64((u64)ABC_PPM << 16, q->weight[qi]);
+		abc_topk_reset(&q->topk[qi], p.topk);
+	}
+	q->period_start = now;
+	abc_win_init(&q->win, now, (u64)p.window_us * NSEC_PER_USEC);
+	q->p = p;
+
+	if (opt) {
+		err = abc_validate(opt, &p, extack);
+		if (err)
+			return err;
+	}
+	abc_apply(sch, &p, now);
+	return 0;
+}
+
+static void abc_destroy(struct Qdisc *sch)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static int abc_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_ABC_LIMIT, q->p.limit) ||
+	    nla_put_u64_64bit(skb, TCA_ABC_BANDWIDTH, q->p.bandwidth,
+			      TCA_ABC_PAD) ||
+	    nla_put_u32(skb, TCA_ABC_ETA, q->p.eta) ||
+	    nla_put_u32(skb, TCA_ABC_DELTA, q->p.delta_us) ||
+	    nla_put_u32(skb, TCA_ABC_DT, q->p.dt_us) ||
+	    nla_put_u32(skb, TCA_ABC_WINDOW, q->p.window_us) ||
+	    nla_put_u32(skb, TCA_ABC_TOKEN_LIMIT, q->p.token_limit) ||
+	    nla_put_u32(skb, TCA_ABC_TOPK, q->p.topk))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int abc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct abc_sched_data *q = qdisc_priv(sch);
+	struct tc_abc_xstats st = {
+		.accelerates	= q->accelerates,
+		.brakes		= q->brakes,
+		.target_rate	= q->target_rate,
+		.capacity	= q->p.bandwidth ? q->p.bandwidth : q->capacity,
+		.dequeue_rate	= q->dequeue_rate,
+		/* Q16 to ppm: f <= 2^16, so the product fits easily */
+		.accel_frac	= (u32)(((u64)q->accel_frac * ABC_PPM) >> FP_SHIFT),
+		.qdelay_us	= q->qdelay_us,
+		.drops		= q->drops,
+		.estimating	= !q->p.bandwidth,
+	};
+	u32 qi;
+
+	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
+		st.qlen[qi] = q->qs[qi].qlen;
+		st.weight[qi] = q->weight[qi];
+	}
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static struct Qdisc_ops abc_qdisc_ops __read_mostly = {
+	.id		= "abc",
+	.priv_size	= sizeof(struct abc_sched_data),
+	.enqueue	= abc_enqueue,
+	.dequeue	= abc_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= abc_init,
+	.reset		= abc_reset,
+	.destroy	= abc_destroy,
+	.change		= abc_change,
+	.dump		= abc_dump,
+	.dump_stats	= abc_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init abc_module_init(void)
+{
+	BUILD_BUG_ON(sizeof(struct abc_skb_cb) > QDISC_CB_PRIV_LEN);
+	return register_qdisc(&abc_qdisc_ops);
+}
+
+static void __exit abc_module_exit(void)
+{
+	unregister_qdisc(&abc_qdisc_ops);
+}
+
+module_init(abc_module_init);
+module_exit(abc_module_exit);
+
+MODULE_AUTHOR("ccmods");
+MODULE_DESCRIPTION("ABC router: accelerate/brake marking qdisc (NSDI 2020)");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_NET_SCH("abc");

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of sch_abc/abc_mark.h, the ABC router arithmetic, in TAP.
+ *
+ *  - Eq. 1 over the whole parameter space against a double reference,
+ *    monotone in the queuing delay, never above eta mu, 0 past d_t + delta.
+ *  - Eq. 2: floor(tr / 2cr) in Q16, capped at 1, 1 when nothing dequeued.
+ *  - Alg. 1: f = 0.3 over 1000 packets gives 300 +- 1 accelerates; for
+ *    every f, floor(n f) - 1 <= accelerates <= n f; f = 0 and f = 1; bursts
+ *    never longer than the token limit; brakes (CE) never become
+ *    accelerates.
+ *  - Rates: the window's dequeue and backlogged rates from 8 kbit/s to
+ *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu.
+ *  - Space-Saving invariants on skewed random streams.
+ *  - Max-min weights: equal long flows, demand-limited flows, short flows,
+ *    2 against 1, an empty queue, random tables (range and sum).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sch_abc/abc_mark.h"
+#include "unit_tap.h"
+
+#define Q		65536.0
+#define NS		1000000000ULL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static double tr_ref(double mu, double eta, double delta, double dt, double x)
+{
+	double ex = x > dt ? x - dt : 0;
+	double tr = eta * mu - mu / delta * ex;
+
+	return tr > 0 ? tr : 0;
+}
+
+struct eq1_stats {
+	int bad, nonmono, above, n;
+	double worst;
+};
+
+static void eq1_case(u64 mu, u32 eta, u32 delta, u32 dt, struct eq1_stats *st)
+{
+	u64 prev = U64_MAX;
+	u64 xs[] = { 0, dt ? dt - 1 : 0, dt, (u64)dt + 1,
+		     (u64)dt + delta / 4, (u64)dt + delta / 2,
+		     (u64)dt + delta - 1, (u64)dt + delta,
+		     (u64)dt + 2ULL * delta, 100ULL * ABC_TIME_MAX_US };
+	u32 k;
+
+	for (k = 0; k < ARRAY_SIZE(xs); k++) {
+		u64 tr = abc_target_rate(mu, eta, delta, dt, xs[k]);
+		double ref = tr_ref((double)mu, eta / 1e6, delta, dt, (double)xs[k]);
+		double err = fabs((double)tr - ref);
+
+		st->n++;
+		/* two floors: at most 2 bytes/s below the exact value */
+		if (err > 2.0 + ref / 1e12)
+			st->bad++;
+		if (err > st->worst)
+			st->worst = err;
+		if (tr > prev)
+			st->nonmono++;
+		if (tr > div64_u64(mu * eta, ABC_PPM))
+			st->above++;
+		prev = tr;
+	}
+}
+
+static void test_eq1(void)
+{
+	static const u64 mus[] = { 0, 1, 1000, 125000, 2500000, 12500000,
+				   125000000, 1250000000ULL, 12500000000ULL,
+				   ABC_RATE_MAX };
+	static const u32 etas[] = { 100000, 500000, 950000, 980000, 1000000 };
+	static const u32 deltas[] = { 1000, 40000, 133000, 1000000, ABC_TIME_MAX_US };
+	static const u32 dts[] = { 0, 1000, 20000, 100000, ABC_TIME_MAX_US };
+	struct eq1_stats st = { 0 };
+	u32 a, b, c, d, i;
+
+	/* every combination of the four parameter lists */
+	for (i = 0; i < ARRAY_SIZE(mus) * ARRAY_SIZE(etas) * ARRAY_SIZE(deltas) *
+	     ARRAY_SIZE(dts); i++) {
+		u32 j = i;
+
+		a = j % ARRAY_SIZE(mus);
+		j /= ARRAY_SIZE(mus);
+		b = j % ARRAY_SIZE(etas);
+		j /= ARRAY_SIZE(etas);
+		c = j % ARRAY_SIZE(deltas);
+		d = j / ARRAY_SIZE(deltas);
+		eq1_case(mus[a], etas[b], deltas[c], dts[d], &st);
+	}
+	tap(!st.bad, "Eq. 1 within 2 bytes/s of the exact target rate",
+	    "%d of %d off, worst %.3f", st.bad, st.n, st.worst);
+	tap(!st.nonmono, "Eq. 1 never rises with the queuing delay", "%d rises",
+	    st.nonmono);
+	tap(!st.above, "Eq. 1 never above eta mu", "%d above", st.above);
+	tap(abc_target_rate(2500000, 980000, 133000, 20000, 20000 + 133000) == 0 &&
+	    abc_target_rate(2500000, 980000, 133000, 20000, 10000) == 2450000,
+	    "Eq. 1: 0.98 mu below d_t, 0 at d_t + delta (20 Mbit/s)", NULL);
+	/* x = d_t + delta / 2 at 20 Mbit/s: 0.98 mu - mu / 2 */
+	tap(abc_target_rate(2500000, 980000, 133000, 20000, 20000 + 66500) == 1200000,
+	    "Eq. 1: x = d_t + delta/2 drains half the link", "%llu",
+	    (unsigned long long)abc_target_rate(2500000, 980000, 133000, 20000, 86500));
+}
+
+static void test_eq2(void)
+{
+	int bad = 0, n;
+
+	for (n = 0; n < 200000; n++) {
+		u64 cr = rnd64() % (ABC_RATE_MAX + 1);
+		u64 tr = rnd64() % (ABC_RATE_MAX + 1);
+		u32 f = abc_accel_frac(tr, cr);
+		double ref;
+
+		if (n % 3 == 0)
+			tr = cr / ((rnd64() % 8) + 1);
+		f = abc_accel_frac(tr, cr);
+		ref = cr ? floor((double)tr * Q / (2.0 * cr)) : Q;
+		if (ref > Q)
+			ref = Q;
+		if (fabs(f - ref) > 1)
+			bad++;
+	}
+	tap(!bad, "Eq. 2 is min(floor(tr / 2cr), 1) in Q16 (200000 random rates)",
+	    "%d off", bad);
+	tap(abc_accel_frac(123, 0) == FP_ONE && abc_accel_frac(0, 5) == 0 &&
+	    abc_accel_frac(1000, 1000) == FP_ONE / 2 &&
+	    abc_accel_frac(ABC_RATE_MAX, 1) == FP_ONE,
+	    "Eq. 2 edges: cr = 0 gives 1, tr = 0 gives 0, tr = cr gives 1/2", NULL);
+}
+
+/* Run Alg. 1 for n accelerate packets at fraction f; return accelerates. */
+static u32 run_alg1(u32 f, u32 n, u32 limit_pk)
+{
+	u32 token = 0, a = 0, i;
+
+	for (i = 0; i < n; i++)
+		a += abc_token_mark(&token, f, limit_pk << FP_SHIFT, true);
+	return a;
+}
+
+static void test_alg1(void)
+{
+	u32 f03 = (u32)(0.3 * Q + 0.5), a, i, bad = 0, burst_bad = 0, ce_bad = 0;
+	u32 worst_burst = 0;
+
+	a = run_alg1(f03, 1000, 5);
+	tap(a >= 299 && a <= 301, "Alg. 1: f = 0.3 over 1000 packets gives 300 +- 1 accelerates",
+	    "%u", a);
+	a = run_alg1((u32)fp_div(3, 10), 1000, 5);
+	tap(a >= 299 && a <= 301, "Alg. 1: f = floor(0.3) in Q16 too", "%u", a);
+	tap(run_alg1(0, 1000, 5) == 0, "Alg. 1: f = 0 never accelerates", NULL);
+	tap(run_alg1(FP_ONE, 1000, 5) == 999,
+	    "Alg. 1: f = 1 accelerates every packet after the first (token > 1)",
+	    "%u", run_alg1(FP_ONE, 1000, 5));
+
+	for (i = 0; i <= 4096; i++) {
+		u32 f = (u32)(((u64)i * FP_ONE) / 4096), n = 1000 + (u32)(rnd64() % 9000);
+		u64 exact = (u64)n * f;	/* Q16 */
+		u64 lo = (exact >> FP_SHIFT) ? (exact >> FP_SHIFT) - 1 : 0;
+
+		a = run_alg1(f, n, 2 + (u32)(rnd64() % 20));
+		if (a < lo || (u64)a * FP_ONE > exact)
+			bad++;
+	}
+	tap(!bad, "Alg. 1: floor(n f) - 1 <= accelerates <= n f for 4097 fractions",
+	    "%u off", bad);
+
+	/* Random f and arrival marks: bursts stay within the token limit. */
+	for (i = 0; i < 200; i++) {
+		u32 limit = 2 + (u32)(rnd64() % 30), token = 0, run = 0, k;
+
+		for (k = 0; k < 5000; k++) {
+			bool in_accel = rnd64() % 4 != 0;
+			u32 f = (u32)(rnd64() % (FP_ONE + 1));
+			bool out;
+
+			if (rnd64() % 3 == 0)
+				f = rnd64() % 2 ? 0 : FP_ONE;
+			out = abc_token_mark(&token, f, limit << FP_SHIFT, in_accel);
+			if (out && !in_accel)
+				ce_bad++;
+			if (token > limit << FP_SHIFT)
+				burst_bad++;
+			run = out ? run + 1 : 0;
+			(void)run;
+		}
+		/* After saturating, f = 0: exactly limit - 1 accelerates in a row. */
+		for (k = 0; k < 100; k++)
+			abc_token_mark(&token, FP_ONE, limit << FP_SHIFT, false);
+		run = 0;
+		while (abc_token_mark(&token, 0, limit << FP_SHIFT, true))
+			run++;
+		if (run > worst_burst)
+			worst_burst = run;
+		if (run != limit - 1)
+			burst_bad++;
+	}
+	tap(!burst_bad,
+	    "Alg. 1: token never above the limit; a full bucket gives limit - 1 accelerates",
+	    "%u off, longest %u", burst_bad, worst_burst);
+	tap(!ce_bad, "Alg. 1: a brake (CE) is never turned into an accelerate", "%u", ce_bad);
+}
+
+static void test_rates(void)
+{
+	static const u64 rates[] = { 1000, 125000, 2500000, 12500000ULL,
+				     1250000000ULL, 12500000000ULL };
+	struct abc_win w;
+	u32 i, bad = 0;
+	double worst = 0;
+
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		u64 r = rates[i], now = NS, gap, end;
+		u32 len = r >= 1000000 ? 1500 : 100;
+		double got, busy;
+
+		gap = len * NS / r;
+		abc_win_init(&w, now, 40000000);
+		end = now + 3 * 40000000ULL;
+		if (r < 100000)
+			end = now + 3 * NS;
+		for (; now < end; now += gap)
+			abc_win_add(&w, now, 0, len, gap);
+		got = (double)abc_win_rate(&w, now, 0);
+		busy = (double)abc_win_busy_rate(&w);
+		/* A window holds (7 slots + partial) / gap packets: +- 1 packet. */
+		if (fabs(got / r - 1) > 0.03 || fabs(busy / r - 1) > 0.001)
+			bad++;
+		if (fabs(got / r - 1) > worst)
+			worst = fabs(got / r - 1);
+	}
+	tap(!bad, "window: dequeue and backlogged rates from 8 kbit/s to 100 Gbit/s",
+	    "%u off, worst %.4f", bad, worst);
+
+	abc_win_init(&w, NS, 40000000);
+	abc_win_add(&w, NS, 0, 1500, 0);
+	abc_win_add(&w, NS + 1000, 1, 1500, 0);
+	tap(abc_win_busy_rate(&w) == 0 && abc_win_rate(&w, NS + 1000, 1) == 1500 * 200,
+	    "window: no busy sample means unknown; a fresh window spans one slot", NULL);
+	abc_win_add(&w, 3 * NS, 0, 1500, 0);
+	tap(abc_win_rate(&w, 3 * NS, 1) == 0 && abc_win_rate(&w, 3 * NS, 0) == 1500 * 200,
+	    "window: idle longer than T starts afresh", NULL);
+
+	tap(abc_bytes_rate(12500000000ULL, NS) == 12500000000ULL &&
+	    abc_bytes_rate(1ULL << 40, 100 * NS) == (1ULL << 40) / 100 &&
+	    abc_bytes_rate(U64_MAX, 1) == ABC_RATE_MAX &&
+	    abc_bytes_rate(1, 0) == ABC_RATE_MAX && abc_bytes_rate(0, 0) == 0,
+	    "rates: 100 Gbit/s over 1 s, 2^40 bytes, saturation, no time", NULL);
+
+	tap(abc_estimate_mu(0, 1000) == 2000 && abc_estimate_mu(1500, 1000) == 1500 &&
+	    abc_estimate_mu(5000, 1000) == 2000 && abc_estimate_mu(500, 1000) == 1000 &&
+	    abc_estimate_mu(0, ABC_RATE_MAX) == ABC_RATE_MAX,
+	    "estimate: mu is the backlogged rate within [cr, 2 cr]", NULL);
+}
+
+#define SS_FLOWS	500
+
+static void test_spacesaving(void)
+{
+	static u64 truth[SS_FLOWS];
+	struct abc_topk t;
+	u32 run, bad_sum = 0, bad_bound = 0, bad_heavy = 0, bad_size = 0;
+
+	for (run = 0; run < 50; run++) {
+		u32 k = 1 + (u32)(rnd64() % ABC_TOPK_MAX), i, n;
+		u64 sum = 0;
+
+		memset(truth, 0, sizeof(truth));
+		abc_topk_reset(&t, k);
+		for (n = 0; n < 20000; n++) {
+			/* skewed: flow i with weight ~ 1 / (i + 1)^1.2 */
+			double u = rndu();
+			u32 f = (u32)(pow(u, 4.0) * SS_FLOWS);
+			u32 len = 64 + (u32)(rnd64() % 1437);
+
+			if (f >= SS_FLOWS)
+				f = SS_FLOWS - 1;
+			truth[f] += len;
+			abc_topk_add(&t, 0x9e3779b1U * (f + 1), len);
+		}
+		if (t.used > k)
+			bad_size++;
+		for (i = 0; i < t.used; i++) {
+			u32 f = t.e[i].key / 0x9e3779b1U;
+			u64 tv = 0, j;
+
+			for (j = 0; j < SS_FLOWS; j++)
+				if (0x9e3779b1U * (u32)(j + 1) == t.e[i].key)
+					tv = truth[j];
+			(void)f;
+			sum += t.e[i].count;
+			if (t.e[i].count < tv || t.e[i].count - t.e[i].err > tv)
+				bad_bound++;
+		}
+		if (sum != t.total)
+			bad_sum++;
+		for (i = 0; i < SS_FLOWS; i++) {
+			u32 j, found = 0;
+
+			if (truth[i] * k <= t.total)
+				continue;
+			for (j = 0; j < t.used; j++)
+				found |= t.e[j].key == 0x9e3779b1U * (i + 1);
+			if (!found)
+				bad_heavy++;
+		}
+	}
+	tap(!bad_size && !bad_sum, "Space-Saving: at most k counters, counts sum to the total",
+	    "%u %u", bad_size, bad_sum);
+	tap(!bad_bound, "Space-Saving: count - err <= true bytes <= count", "%u", bad_bound);
+	tap(!bad_heavy, "Space-Saving: every flow above total / k is tracked", "%u", bad_heavy);
+	abc_topk_reset(&t, 0);
+	abc_topk_add(&t, 1, 1500);
+	tap(t.used == 0 && t.total == 0, "Space-Saving: k = 0 tracks nothing", NULL);
+}
+
+/* A table of long flows with the given byte counts (err 0). */
+static void table(struct abc_topk *t, const u64 *bytes, u32 n, u64 short_bytes)
+{
+	u32 i;
+
+	abc_topk_reset(t, ABC_TOPK_MAX);
+	for (i = 0; i < n; i++) {
+		abc_topk_add(t, i + 1, 0);
+		t->e[i].count = bytes[i];
+	}
+	t->total = short_bytes;
+	for (i = 0; i < n; i++)
+		t->total += bytes[i];
+}
+
+static u32 weight_abc(const u64 *a, u32 na, u64 sa, const u64 *o, u32 no, u64 so,
+		      u64 cap)
+{
+	struct abc_topk ta, to;
+	const struct abc_topk *t[2] = { &ta, &to };
+	u32 w[2];
+
+	table(&ta, a, na, sa);
+	table(&to, o, no, so);
+	abc_maxmin_weights(t, cap, w);
+	return w[0] + w[1] == ABC_PPM ? w[0] : 0xffffffff;
+}
+
+static void test_maxmin(void)
+{
+	static const u64 half[] = { 500000 }, third[] = { 333333, 333333 },
+			  one_third[] = { 333334 }, small[] = { 200000 },
+			  big[] = { 800000 }, three[] = { 160000, 170000, 170000 },
+			  long45[] = { 450000 }, tiny[] = { 1000 };
+	u32 w, i, bad = 0;
+
+	w = weight_abc(half, 1, 0, half, 1, 0, 1000000);
+	tap(w == 500000, "max-min: one long flow per queue gets 50/50", "%u ppm", w);
+	w = weight_abc(third, 2, 0, one_third, 1, 0, 1000000);
+	tap(w >= 666000 && w <= 667000, "max-min: 2 ABC against 1 CUBIC long flow gives 2/3",
+	    "%u ppm", w);
+	w = weight_abc(small, 1, 0, big, 1, 0, 1000000);
+	tap(w == 220000, "max-min: a flow at 20 % demands 22 % (X = 10 %)", "%u ppm", w);
+	w = weight_abc(three, 3, 0, three, 3, 0, 1000000);
+	tap(w == 500000, "max-min: 3 and 3 long flows get 50/50", "%u ppm", w);
+	w = weight_abc(long45, 1, 100000, long45, 1, 0, 1000000);
+	tap(w == 550000, "max-min: short flows are served first, the rest split evenly",
+	    "%u ppm", w);
+	w = weight_abc(half, 1, 0, NULL, 0, 0, 1000000);
+	tap(w == 500000, "max-min: an idle queue keeps a neutral half", "%u ppm", w);
+	w = weight_abc(tiny, 1, 0, big, 1, 0, 1000000);
+	tap(w == ABC_WEIGHT_MIN_PPM, "max-min: weights stay at least 1 %", "%u ppm", w);
+
+	for (i = 0; i < 20000; i++) {
+		u64 a[ABC_TOPK_MAX], o[ABC_TOPK_MAX];
+		u32 na = 1 + (u32)(rnd64() % ABC_TOPK_MAX), j;
+		u32 no = 1 + (u32)(rnd64() % ABC_TOPK_MAX);
+
+		for (j = 0; j < na; j++)
+			a[j] = rnd64() % 2000000000ULL;
+		for (j = 0; j < no; j++)
+			o[j] = rnd64() % 2000000000ULL;
+		w = weight_abc(a, na, rnd64() % 1000000000ULL, o, no,
+			       rnd64() % 1000000000ULL, rnd64() % 20000000000ULL);
+		if (w < ABC_WEIGHT_MIN_PPM || w > ABC_PPM - ABC_WEIGHT_MIN_PPM)
+			bad++;
+	}
+	tap(!bad, "max-min: random tables give weights in [1 %, 99 %] summing to 1",
+	    "%u off", bad);
+}
+
+int main(void)
+{
+	test_eq1();
+	test_eq2();
+	test_alg1();
+	test_rates();
+	test_spacesaving();
+	test_maxmin();
+	return tap_finish();
+}
