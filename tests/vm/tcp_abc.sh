@@ -24,7 +24,7 @@ ko=$MODDIR/tcp_abc/tcp_abc.ko
 NETLAB=$TOP/scripts/netlab
 PREFIX=abct
 PORT=5301
-SECS=${ABC_SECS:-8}
+SECS=${ABC_SECS:-6}
 MARK_PCT=55		# CE fraction of the netem marker: f = 0.45, w* = 10
 tracing=/sys/kernel/tracing
 
@@ -78,16 +78,16 @@ fi
 # ---- 4: netlab builds the path and runs abc over droptail (no marker)
 out=$RESULTS/abc-droptail
 "$NETLAB" run --qdisc htb --rate 20mbit --rtt 20ms --buffer 2bdp --flow abc \
-	--duration 4 --keep --prefix $PREFIX --out "$out" >"$out.log" 2>&1
+	--duration 2 --keep --prefix $PREFIX --out "$out" >"$out.log" 2>&1
 S=$(ip netns list | awk '{print $1}' | grep -m1 "^$PREFIX.*-s0$")
 R=${S%-s0}-r
 D=${S%-s0}-d
 util=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["utilisation"])' \
 	"$out/result.json" 2>/dev/null)
-# A floor that catches a stuck module on a loaded TCG host (CUBIC is the
-# reference for goodput further down, on the same kept path).
-tap_check "$([ -n "$S" ] && [ "$(fge "${util:-0}" 0.25)" = 1 ] && echo 1)" \
-	"abc (iperf3 -C abc) over a 20 Mbit/s droptail link, no marker: w_nonabc (Reno) drives" \
+# Only that the path is up and abc moves data: 2 s is too short for a
+# utilisation figure (CUBIC is the goodput reference further down).
+tap_check "$([ -n "$S" ] && [ "$(fge "${util:-0}" 0.1)" = 1 ] && echo 1)" \
+	"netlab path up; abc (iperf3 -C abc) over 20 Mbit/s droptail, no marker, transfers" \
 	"utilisation ${util:-none}, namespaces ${S:-none}"
 if [ -z "$S" ]; then
 	tap_diag "$(tail -n 20 "$out.log")"
@@ -190,9 +190,9 @@ tap_check "$([ "$nev" -gt 0 ] && echo 1)" "tracepoint tcp_abc:abc_update fires p
 leaf pfifo limit 66
 nsx "$D" sysctl -qw net.ipv4.tcp_ecn=0
 nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=cubic
-run_flow cubic-noecn 6 cubic
+run_flow cubic-noecn 5 cubic
 read -r _ ect0 noect0 < <(rx_ecn)
-run_flow abc-noecn 6
+run_flow abc-noecn 5
 read -r _ ect1 noect1 < <(rx_ecn)
 gpc=$(gp_mbit cubic-noecn)
 gp=$(gp_mbit abc-noecn)
@@ -211,7 +211,7 @@ nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=abc
 
 # ---- 14-15: a legacy step marker (fq_codel ce_threshold): still responsive
 leaf fq_codel limit 66 ce_threshold 2ms
-run_flow abc-legacy "$SECS"
+run_flow abc-legacy 5
 gp=$(gp_mbit abc-legacy)
 mrtt=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["end"]["streams"][0]["sender"]; print(round(s["mean_rtt"]/1e3, 1))' \
 	"$RESULTS/abc-legacy.json" 2>/dev/null)
@@ -242,8 +242,8 @@ else
 	# CUBIC (Not-ECT: sch_abc's other queue) first, as the reference for
 	# what this host sustains, then abc alone.
 	out=$RESULTS/abc-schabc
-	"$NETLAB" run --qdisc abc --rate 20mbit --rtt 40ms --flow cubic,duration=10 \
-		--flow abc,start=11,duration=16 --duration 27 --warmup 4 \
+	"$NETLAB" run --qdisc abc --rate 20mbit --rtt 40ms --flow cubic,duration=6 \
+		--flow abc,start=7,duration=12 --duration 19 --warmup 3 \
 		--prefix $PREFIX --out "$out" >"$out.log" 2>&1
 	read -r cu util p95 < <(python3 -c '
 import json, sys
