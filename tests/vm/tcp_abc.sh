@@ -4,8 +4,8 @@
 # tcp_abc in a guest: load, selection (sysctl, iperf3 -C abc), ECN
 # negotiated, the receiver's precise CE echo, brakes that never halve the
 # window, the Eq. 3 steady state under a constant brake fraction, the
-# non-ECN fallback, a legacy (threshold) ECN marker, ABC over a real
-# sch_abc bottleneck when that module is built, and rmmod after use.
+# non-ECN fallback, a legacy (threshold) ECN marker, and rmmod after use.
+# ABC over a real sch_abc bottleneck is tcp_abc_e2e.sh.
 #
 # The path is scripts/netlab's (sender ns -- router ns -- receiver ns,
 # htb bottleneck on the router, delay on the ACK path, RPS so veth never
@@ -14,7 +14,9 @@
 # marker:
 #  - netem "loss random P% ecn": CE on a random fraction P of packets,
 #    i.e. an ABC router with a constant accelerate fraction f = 1 - P.
-#    Eq. 3's steady state is w = 1 / (1 - 2f) packets (sec. 3.1.3).
+#    Eq. 3's steady state is w* = 1 / (1 - 2f) packets (sec. 3.1.3);
+#    with random marks w is a random walk around it whose per-ACK
+#    distribution is about w^2 exp(-2w/w*), mean 1.5 w*.
 #  - fq_codel ce_threshold: a classic step marker (legacy ECN).
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -25,10 +27,10 @@ NETLAB=$TOP/scripts/netlab
 PREFIX=abct
 PORT=5301
 SECS=${ABC_SECS:-6}
-MARK_PCT=55		# CE fraction of the netem marker: f = 0.45, w* = 10
+MARK_PCT=60		# CE fraction of the netem marker: f = 0.4, w* = 5
 tracing=/sys/kernel/tracing
 
-tap_plan 19
+tap_plan 16
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_abc built for $KVER" "no $ko (make modules-all)"
@@ -139,7 +141,7 @@ gp_mbit() {
 # tfield NAME KEY: the values of KEY=N in NAME's trace, one a line
 tfield() { grep -o " $2=[-0-9]*" "$RESULTS/$1.trace" | sed 's/.*=//'; }
 
-# ---- 5-10: a constant-fraction CE marker (stand-in ABC router, f = 0.45)
+# ---- 5-10: a constant-fraction CE marker (stand-in ABC router, f = 0.4)
 leaf netem loss random ${MARK_PCT}% ecn limit 1000
 read -r ce0 ect0 _ < <(rx_ecn)
 run_flow abc-mark "$SECS"
@@ -164,7 +166,7 @@ tap_check "$([ "$brake" -gt 100 ] && [ $ce -gt 100 ] &&
 	"brakes $brake of $tot acked, CE $ce of $((ce + ect)) received"
 frac_s=$(awk -v b="$brake" -v t="$tot" 'BEGIN {printf "%.3f", t ? b / t : 0}')
 frac_r=$(awk -v c=$ce -v e=$ect 'BEGIN {printf "%.3f", c + e ? c / (c + e) : 0}')
-tap_check "$(fin "$frac_s" 0.50 0.60)" "brake fraction at the sender equals the marker's (0.55)" \
+tap_check "$(fin "$frac_s" 0.55 0.65)" "brake fraction at the sender equals the marker's (0.60)" \
 	"sender $frac_s, receiver $frac_r"
 # ssthresh may change only at a loss, an RTO, an undo (or a legacy cut,
 # which interleaved marks never trigger): brakes alone never touch it.
@@ -176,11 +178,14 @@ nloss=$(grep -c 'ev=loss\|ev=rto' "$RESULTS/abc-mark.trace")
 tap_check "$(read -r nbad nbr <<<"$bad"; [ "$nbad" = 0 ] && [ "$nbr" -gt 100 ] && echo 1)" \
 	"brakes never change ssthresh (no CWR halving)" \
 	"ssthresh changes outside loss/RTO/undo: ${bad% *}, over ${bad#* } brake ACKs; $nloss losses/RTOs; last ssthresh $(tfield abc-mark ssthresh | tail -n 1)"
-# Eq. 3 with f accelerates: w -> 1 / (1 - 2f) = 10 packets (second half).
+# Eq. 3 with f accelerates: per-ACK mean of w about 1.5 / (1 - 2f), f as
+# measured (second half of the run); accept w* .. 2.5 w*.
+wstar=$(awk -v b="$brake" -v t="$tot" 'BEGIN {f = t ? 1 - b / t : 0; printf "%.1f", f < 0.49 ? 1 / (1 - 2 * f) : 50}')
 wmean=$(tfield abc-mark cwnd | awk '{a[NR] = $1} END {for (i = int(NR / 2) + 1; i <= NR; i++) {s += a[i]; n++}
 	printf "%.1f", n ? s / n : 0}')
-tap_check "$(fin "$wmean" 5 25)" "Eq. 3 steady state with f = 0.45: mean cwnd near 1/(1-2f) = 10 packets" \
-	"mean cwnd $wmean packets over the second half of $(grep -c . "$RESULTS/abc-mark.trace") updates"
+tap_check "$(fin "$wmean" "$wstar" "$(awk -v w="$wstar" 'BEGIN {print 2.5 * w}')")" \
+	"Eq. 3 steady state: per-ACK mean cwnd about 1.5 / (1 - 2f) packets" \
+	"mean cwnd $wmean packets, 1/(1-2f) = $wstar with f = 1 - $frac_s, over the second half of $(grep -c . "$RESULTS/abc-mark.trace") updates"
 nev=$(grep -c . "$RESULTS/abc-mark.trace")
 tap_check "$([ "$nev" -gt 0 ] && echo 1)" "tracepoint tcp_abc:abc_update fires per window update" \
 	"$nev events; last: ${last#*abc_update: }"
@@ -227,41 +232,7 @@ tap_todo "$([ "$ncut" -gt 0 ] && echo 1)" \
 	"$nleg of $(grep -c . "$RESULTS/abc-legacy.trace") updates in legacy mode, $ncut cuts" \
 	"short runs of a 2 ms ce_threshold are not classified"
 
-# ---- 16-18: over a real sch_abc bottleneck (20 Mbit/s, 40 ms)
-"$NETLAB" teardown --all --prefix $PREFIX >/dev/null 2>&1
-qko=$MODDIR/sch_abc/sch_abc.ko
-# Targets of the issue: sch_abc's defaults eta and d_t (override if they change).
-ETA=${ABC_ETA:-0.98}
-DT=${ABC_DT_MS:-20}
-if [ ! -f "$qko" ]; then
-	for c in "the link is used" "utilisation >= 0.85 x eta" "RTT p95 < base + d_t + 20 ms"; do
-		tap_skip "abc over sch_abc: $c" "sch_abc not built in this tree"
-	done
-else
-	grep -q '^sch_abc ' /proc/modules || insmod "$qko"
-	# CUBIC (Not-ECT: sch_abc's other queue) first, as the reference for
-	# what this host sustains, then abc alone.
-	out=$RESULTS/abc-schabc
-	"$NETLAB" run --qdisc abc --rate 20mbit --rtt 40ms --flow cubic,duration=6 \
-		--flow abc,start=7,duration=12 --duration 19 --warmup 3 \
-		--prefix $PREFIX --out "$out" >"$out.log" 2>&1
-	read -r cu util p95 < <(python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-c, a = r["flows"]
-print(round(c["goodput_mbps"] / 20, 3), round(a["goodput_mbps"] / 20, 3), a["rtt"]["p95"])' \
-		"$out/result.json" 2>/dev/null)
-	tap_check "$(fge "${util:-0}" "$(awk -v c="${cu:-0}" 'BEGIN {print c / 2}')")" \
-		"abc over sch_abc: uses the link (floor: half of CUBIC's utilisation in the same run)" \
-		"abc ${util:-none}, cubic ${cu:-none}; $(grep -m1 -o 'goodput.*' "$out.log")"
-	want=$(awk -v e="$ETA" 'BEGIN {print 0.85 * e}')
-	tap_todo "$(fge "${util:-0}" "$want")" "abc over sch_abc: utilisation >= 0.85 x eta" \
-		"utilisation ${util:-none}, target $want" "issue target"
-	tap_todo "$(fle "${p95:-999}" $((40 + DT + 20)))" "abc over sch_abc: RTT p95 < base + d_t + 20 ms" \
-		"p95 ${p95:-none} ms, target $((40 + DT + 20)) ms" "issue target"
-fi
-
-# ---- 19: rmmod after use
+# ---- 16: rmmod after use
 "$NETLAB" teardown --all --prefix $PREFIX >/dev/null 2>&1
 sysctl -qw net.ipv4.tcp_congestion_control="$old_cc"
 [ -f $ev ] && echo 0 >$ev
