@@ -8,6 +8,7 @@
  * Differences are detected by Kbuild from the target kernel's headers,
  * not from LINUX_VERSION_CODE, so stable backports are handled too:
  *   CC_CONG_CONTROL_ACK_FLAG  cong_control takes (sk, ack, flag, rs) (6.10+)
+ *   CC_TCP_SEND_ACK_FLAGS     __tcp_send_ack takes (sk, rcv_nxt, flags) (6.12)
  *   CC_HAVE_NET_GSO_H         skb_gso_segment() is in <net/gso.h> (6.4+)
  */
 #ifndef _CC_COMPAT_H
@@ -55,6 +56,19 @@ static inline void cc_call_cong_control(const struct tcp_congestion_ops *ops,
 	ops->cong_control(sk, ack, flag, rs);
 #else
 	ops->cong_control(sk, rs);
+#endif
+}
+
+/*
+ * Send an ACK for rcv_nxt now, with the socket's current ECN flags (a
+ * receiver that echoes CE precisely flushes a delayed ACK this way).
+ */
+static inline void cc_send_ack(struct sock *sk, u32 rcv_nxt)
+{
+#ifdef CC_TCP_SEND_ACK_FLAGS
+	__tcp_send_ack(sk, rcv_nxt, 0);
+#else
+	__tcp_send_ack(sk, rcv_nxt);
 #endif
 }
 

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The ABC sender's window arithmetic (Goyal et al., "ABC: A Simple
+ * Explicit Congestion Controller for Wireless Networks", NSDI 2020).
+ *
+ * Pure integer code with no kernel dependency beyond integer types: the
+ * module (tcp_abc.c) and the userspace unit tests
+ * (tests/unit/test_abc_window.c) compile the same text.
+ *
+ * Units: windows in bytes (u32), so that ACKs of any size count exactly
+ * ("byte counting", sec. 3.1.1); the glue converts to packets of one MSS.
+ *
+ * Two windows (sec. 4.1), the sender uses the smaller one:
+ *  - w_abc follows the router's feedback, Eq. 3 with byte counting: an
+ *    accelerate ACK (no ECE) adds the bytes it newly acknowledges, a brake
+ *    ACK (ECE) takes them off, and every ACK adds acked x MSS / w_abc,
+ *    i.e. one MSS per window of acknowledged data (additive increase).
+ *  - w_nonabc tracks non-ABC bottlenecks with Reno's rules: slow start,
+ *    then one MSS per window; halved on loss (and on CE in legacy-ECN
+ *    mode, below); restarted from the floor after an RTO.
+ *  - both are capped at 2 x the bytes in flight (but never below the
+ *    initial window), so the window that does not limit cannot run away.
+ *
+ * Legacy ECN.  On stock kernels the brake is CE (DESIGN.md sec. 4), the
+ * codepoint a classic ECN router also uses, so a single mark cannot tell
+ * them apart.  Their patterns differ: Algorithm 1's token bucket
+ * interleaves brakes and accelerates (the minority feedback comes in runs
+ * of about one ACK, whatever f is), whereas a threshold AQM marks every
+ * packet while its queue is above the threshold, so its marks come in
+ * long runs.  Each round (one RTT of ACKs) with at least
+ * ABC_DETECT_MIN ACKs of the minority kind scores +1 when the ECE
+ * changes at least once per minority ACK (interleaved) and -1 when it
+ * changes less than once per four (runs).  A score of
+ * -ABC_LEGACY_ON or less turns on legacy-ECN mode, in which w_nonabc
+ * also halves, once per round, on a round with CE, as RFC 3168 asks; a
+ * score back at 0 or above turns it off.  w_abc always follows ECE.
+ */
+#ifndef _ABC_WINDOW_H
+#define _ABC_WINDOW_H
+
+#include "cc_fixedpoint.h"
+
+#ifndef __KERNEL__
+#include <stdbool.h>
+#endif
+
+/* Windows are kept at or below 1 GiB: sums of two stay within a u32. */
+#define ABC_WIN_MAX		0x40000000U
+/* Neither window goes below two packets (as DCTCP and Reno). */
+#define ABC_MIN_PKTS		2U
+/* The 2 x in-flight cap never goes below the initial window. */
+#define ABC_CAP_MIN_PKTS	10U
+/* w_nonabc in slow start: its threshold is "infinite". */
+#define ABC_SSTHRESH_INF	ABC_WIN_MAX
+/* Legacy-ECN detector: rounds need this many minority ACKs to count. */
+#define ABC_DETECT_MIN		4U
+#define ABC_SCORE_MAX		4
+#define ABC_LEGACY_ON		2
+
+/* What one ACK did, for the tracepoint. */
+enum abc_event {
+	ABC_EV_NONE,		/* nothing acknowledged */
+	ABC_EV_ACCEL,		/* accelerate ACK (ECN peer, no ECE) */
+	ABC_EV_BRAKE,		/* brake ACK (ECE) */
+	ABC_EV_ACK,		/* ACK of a non-ECN connection */
+	ABC_EV_LEGACY_CUT,	/* brake ACK that also halved w_nonabc */
+	ABC_EV_LOSS,		/* fast recovery: w_nonabc halved */
+	ABC_EV_RTO,		/* retransmission timeout */
+	ABC_EV_UNDO,		/* spurious loss: w_nonabc restored */
+};
+
+/* What one ACK tells the window. */
+struct abc_ack {
+	u32 acked;		/* bytes newly acknowledged or SACKed */
+	u32 pkts;		/* the same, in packets (for the counters) */
+	u32 mss;		/* bytes per packet, > 0 */
+	u32 inflight;		/* bytes in flight before this ACK */
+	bool ecn;		/* ECN negotiated: ACKs carry ABC feedback */
+	bool ece;		/* this ACK is a brake */
+	bool round_start;	/* first ACK of a new round trip */
+	bool recovery;		/* in fast recovery: w_nonabc does not grow */
+};
+
+/* Per-connection state; 52 bytes. */
+struct abc_window {
+	u32 w_abc;		/* bytes, Eq. 3 */
+	u32 w_nonabc;		/* bytes, Reno */
+	u32 ssthresh;		/* w_nonabc's slow-start threshold, bytes */
+	u32 abc_acc;		/* bytes acked toward w_abc's next +1 MSS */
+	u32 nonabc_acc;		/* the same for w_nonabc in congestion avoidance */
+	u32 prior_w_nonabc;	/* before the last loss cut, for undo; 0: none */
+	u32 prior_ssthresh;
+	u32 accel;		/* packets acknowledged by accelerates (wraps) */
+	u32 brake;		/* packets acknowledged by brakes (wraps) */
+	u16 rnd_accel;		/* this round: accelerate and brake ACKs, */
+	u16 rnd_brake;		/* and ECE changes between ACKs (saturating) */
+	u16 rnd_trans;
+	u16 pad;
+	s32 score;		/* legacy-ECN detector, see above */
+	u8 last_ece;		/* ECE of the previous ACK */
+	u8 legacy;		/* legacy-ECN mode */
+	u8 rnd_cut;		/* w_nonabc already halved for CE this round */
+	u8 pad2;
+};
+
+static inline u32 abc_min_u32(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u32 abc_max_u32(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
+
+static inline u32 abc_floor(u32 mss)
+{
+	return ABC_MIN_PKTS * mss;
+}
+
+/* a + b, no higher than ABC_WIN_MAX. */
+static inline u32 abc_add(u32 a, u32 b)
+{
+	a = abc_min_u32(a, ABC_WIN_MAX);
+	b = abc_min_u32(b, ABC_WIN_MAX);
+	return abc_min_u32(a + b, ABC_WIN_MAX);	/* a + b <= 2^31 */
+}
+
+/* a - b, no lower than lo. */
+static inline u32 abc_sub(u32 a, u32 b, u32 lo)
+{
+	return a > b && a - b > lo ? a - b : lo;
+}
+
+/*
+ * One MSS per window of acknowledged bytes: acc collects acked bytes and
+ * pays w for each MSS added, as the stack's tcp_cong_avoid_ai() does in
+ * packets.  Exact for any mix of ACK sizes.
+ */
+static inline u32 abc_ai(u32 w, u32 *acc, u32 acked, u32 mss)
+{
+	u32 n;
+
+	*acc = abc_add(*acc, acked);
+	if (*acc < w)
+		return w;
+	n = *acc / w;
+	*acc -= n * w;
+	return abc_add(w, abc_min_u32(n, ABC_WIN_MAX / mss) * mss);
+}
+
+/* Start with both windows at the initial window, w_nonabc in slow start. */
+static inline void abc_window_init(struct abc_window *w, u32 init_pkts,
+				   u32 mss)
+{
+	u32 init;
+
+	init = abc_min_u32(abc_max_u32(init_pkts, ABC_MIN_PKTS),
+			   ABC_WIN_MAX / mss) * mss;
+	*w = (struct abc_window){
+		.w_abc = init,
+		.w_nonabc = init,
+		.ssthresh = ABC_SSTHRESH_INF,
+	};
+}
+
+/* The window the sender uses, in bytes. */
+static inline u32 abc_window_bytes(const struct abc_window *w, bool ecn)
+{
+	return ecn ? abc_min_u32(w->w_abc, w->w_nonabc) : w->w_nonabc;
+}
+
+/* The legacy-ECN detector at the end of a round. */
+static inline void abc_round_end(struct abc_window *w)
+{
+	u32 m = abc_min_u32(w->rnd_accel, w->rnd_brake);
+
+	if (m >= ABC_DETECT_MIN) {
+		if (w->rnd_trans >= m && w->score < ABC_SCORE_MAX)
+			w->score++;
+		else if (w->rnd_trans * 4U < m && w->score > -ABC_SCORE_MAX)
+			w->score--;
+	}
+	if (w->score <= -ABC_LEGACY_ON)
+		w->legacy = 1;
+	else if (w->score >= 0)
+		w->legacy = 0;
+	w->rnd_accel = 0;
+	w->rnd_brake = 0;
+	w->rnd_trans = 0;
+	w->rnd_cut = 0;
+}
+
+static inline u16 abc_inc16(u16 v)
+{
+	return v < 0xffff ? v + 1 : v;
+}
+
+/* Reno's multiplicative decrease of w_nonabc to half of cwnd. */
+static inline void abc_nonabc_cut(struct abc_window *w, u32 cwnd, u32 mss)
+{
+	w->prior_w_nonabc = w->w_nonabc;
+	w->prior_ssthresh = w->ssthresh;
+	w->ssthresh = abc_max_u32(cwnd / 2, abc_floor(mss));
+	w->w_nonabc = w->ssthresh;
+	w->nonabc_acc = 0;
+}
+
+/* Per ACK: Eq. 3 on w_abc, Reno on w_nonabc, then the 2 x in-flight cap. */
+static inline enum abc_event abc_on_ack(struct abc_window *w,
+					const struct abc_ack *a)
+{
+	u32 lo = abc_floor(a->mss);
+	enum abc_event ev = ABC_EV_ACK;
+	u32 cap;
+
+	if (a->round_start)
+		abc_round_end(w);
+	if (!a->acked || !a->mss)
+		return ABC_EV_NONE;
+	/* Never divide by a window below the floor (zeroed state, MSS up). */
+	w->w_abc = abc_max_u32(w->w_abc, lo);
+	w->w_nonabc = abc_max_u32(w->w_nonabc, lo);
+
+	if (a->ecn) {
+		/*
+		 * Eq. 3, w <- w +- 1 + 1/w per packet: the additive part
+		 * from the window before this ACK, then +-acked, then the
+		 * floor.
+		 */
+		w->w_abc = abc_ai(w->w_abc, &w->abc_acc, a->acked, a->mss);
+		if (a->ece) {
+			w->w_abc = abc_sub(w->w_abc, a->acked, lo);
+			w->brake += a->pkts;
+			w->rnd_brake = abc_inc16(w->rnd_brake);
+			ev = ABC_EV_BRAKE;
+		} else {
+			w->w_abc = abc_add(w->w_abc, a->acked);
+			w->accel += a->pkts;
+			w->rnd_accel = abc_inc16(w->rnd_accel);
+			ev = ABC_EV_ACCEL;
+		}
+		if (a->ece != !!w->last_ece)
+			w->rnd_trans = abc_inc16(w->rnd_trans);
+		w->last_ece = a->ece;
+
+		if (a->ece && w->legacy && !w->rnd_cut) {
+			abc_nonabc_cut(w, abc_window_bytes(w, true), a->mss);
+			w->prior_w_nonabc = 0;	/* CE is not undone */
+			w->rnd_cut = 1;
+			ev = ABC_EV_LEGACY_CUT;
+		}
+	}
+
+	/* Reno: slow start up to ssthresh, then one MSS per window. */
+	if (!a->recovery) {
+		u32 acked = a->acked;
+
+		if (w->w_nonabc < w->ssthresh) {
+			u32 room = w->ssthresh - w->w_nonabc;
+			u32 ss = abc_min_u32(acked, room);
+
+			w->w_nonabc = abc_add(w->w_nonabc, ss);
+			acked -= ss;
+		}
+		if (acked && w->w_nonabc >= w->ssthresh)
+			w->w_nonabc = abc_ai(w->w_nonabc, &w->nonabc_acc,
+					     acked, a->mss);
+	}
+
+	/* sec. 4.1: neither window may exceed twice what is in flight. */
+	cap = abc_add(a->inflight, a->inflight);
+	cap = abc_max_u32(cap, abc_min_u32(ABC_CAP_MIN_PKTS,
+					   ABC_WIN_MAX / a->mss) * a->mss);
+	w->w_abc = abc_max_u32(abc_min_u32(w->w_abc, cap), lo);
+	w->w_nonabc = abc_max_u32(abc_min_u32(w->w_nonabc, cap), lo);
+	return ev;
+}
+
+/*
+ * Loss: fast recovery (rto false) halves w_nonabc from the window in
+ * use, cwnd bytes; an RTO also restarts it from the floor in slow start.
+ * cut false: already reduced for this episode (RTO during recovery).
+ */
+static inline enum abc_event abc_on_loss(struct abc_window *w, u32 cwnd,
+					 u32 mss, bool rto, bool cut)
+{
+	if (!mss)
+		return ABC_EV_NONE;
+	if (cut)
+		abc_nonabc_cut(w, cwnd, mss);
+	if (rto) {
+		w->w_nonabc = abc_floor(mss);
+		w->nonabc_acc = 0;
+		return ABC_EV_RTO;
+	}
+	return ABC_EV_LOSS;
+}
+
+/* The loss was spurious: restore w_nonabc and its threshold. */
+static inline enum abc_event abc_on_undo(struct abc_window *w)
+{
+	if (!w->prior_w_nonabc)
+		return ABC_EV_NONE;
+	w->w_nonabc = abc_max_u32(w->w_nonabc, w->prior_w_nonabc);
+	w->ssthresh = abc_max_u32(w->ssthresh, w->prior_ssthresh);
+	w->prior_w_nonabc = 0;
+	return ABC_EV_UNDO;
+}
+
+#endif /* _ABC_WINDOW_H */

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ABC: Accel-Brake Control (Goyal et al., NSDI 2020) as a pluggable TCP
+ * congestion control named "abc", sender and receiver.
+ *
+ * Encoding on stock kernels (DESIGN.md sec. 4): data leaves ECT; an ABC
+ * router (sch_abc) keeps ECT for accelerate and sets CE for brake; the
+ * receiving socket echoes every packet's CE state in ECE precisely.
+ *
+ * Receiver: a one-bit CE state (as DCTCP).  When a packet's CE state
+ * differs from the last one, a pending delayed ACK is sent first with
+ * the old ECE, then ECE follows the new state and the ACK goes out at
+ * once; otherwise ACKs are delayed as usual (one per two packets).
+ *
+ * Sender: the window arithmetic is in abc_window.h (shared with the unit
+ * tests).  Glue:
+ *  - cong_control sets cwnd from min(w_abc, w_nonabc) on every ACK, so
+ *    the stack's own reductions never apply.  ECE from a brake makes the
+ *    stack enter CWR and call .ssthresh, which returns w_nonabc's
+ *    threshold unchanged: a brake never halves anything.  With
+ *    cong_control the stack does no PRR and no cwnd = ssthresh at the
+ *    end of CWR.
+ *  - loss is seen in set_state (Recovery, Loss) rather than in .ssthresh,
+ *    because the stack does not call .ssthresh on recovery entered from
+ *    CWR, where an ABC sender spends most of its time.  In recovery cwnd
+ *    lets at most one packet out per ACK (Reno's rate halving).
+ *  - ECE comes from in_ack_event (CA_ACK_ECE): the flag argument of
+ *    cong_control is 0 on 6.1 (include/cc_compat.h).
+ *  - no pacing: ABC is ACK-clocked (an accelerate sends two packets, a
+ *    brake none), which sch_abc's Eq. 2 assumes.  A pacer that falls
+ *    behind (late timers) would also lower in-flight, and with it the
+ *    2 x in-flight cap, and so the window, in a downward spiral.
+ *  - a peer that did not negotiate ECN gets w_nonabc alone (Reno) and
+ *    the ops without TCP_CONG_NEEDS_ECN, so that our packets are sent
+ *    Not-ECT, as DCTCP does.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/inet_diag.h>
+#include <net/tcp.h>
+#include <net/inet_ecn.h>
+
+#include "cc_compat.h"
+#include "abc_window.h"
+
+#define CREATE_TRACE_POINTS
+#include "abc_trace.h"
+
+struct abc_sock {
+	struct abc_window win;
+	u32 next_round_delivered;	/* tp->delivered that ends this round */
+	u32 prior_rcv_nxt;		/* receiver: rcv_nxt at the last packet */
+	u8 ce_state;			/* receiver: CE of the last packet */
+	u8 ece;				/* sender: ECE on the ACK in progress */
+};
+
+static struct tcp_congestion_ops tcp_abc_noecn_ops;
+
+static bool abc_ecn_ok(const struct tcp_sock *tp)
+{
+	return tp->ecn_flags & TCP_ECN_OK;
+}
+
+static u32 abc_cwnd_pkts(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct abc_sock *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 pkts = abc_window_bytes(&ca->win, abc_ecn_ok(tp)) / mss;
+
+	return clamp_t(u32, pkts, ABC_MIN_PKTS, tp->snd_cwnd_clamp);
+}
+
+static void abc_trace(struct sock *sk, int ev, u32 acked, u32 inflight)
+{
+	const struct abc_sock *ca = inet_csk_ca(sk);
+
+	trace_abc_update(sk, &ca->win, ev, acked, inflight,
+			 tcp_snd_cwnd(tcp_sk(sk)));
+}
+
+static void abc_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct abc_sock *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+
+	abc_window_init(&ca->win, tcp_snd_cwnd(tp), mss);
+	ca->next_round_delivered = tp->delivered;
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->ce_state = 0;
+	ca->ece = 0;
+
+	/*
+	 * No ECN with the peer: Reno on w_nonabc alone, and our packets
+	 * must not claim ECT.  tcp_init_congestion_control() sets ECT after
+	 * .init for a TCP_CONG_NEEDS_ECN ops, so switch to the same
+	 * callbacks without that flag (as DCTCP does).
+	 */
+	if (!abc_ecn_ok(tp) && sk->sk_state != TCP_LISTEN &&
+	    sk->sk_state != TCP_CLOSE) {
+		inet_csk(sk)->icsk_ca_ops = &tcp_abc_noecn_ops;
+		INET_ECN_dontxmit(sk);
+	}
+}
+
+static void abc_main(struct sock *sk, u32 ack, int flag,
+		     const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct abc_sock *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u8 state = inet_csk(sk)->icsk_ca_state;
+	struct abc_ack a = {};
+	enum abc_event ev;
+	u32 cwnd;
+
+	/*
+	 * A passive open acks its SYN-ACK before .init runs (tcp_ack comes
+	 * before tcp_init_transfer): start from the initial window then.
+	 */
+	if (unlikely(!ca->win.w_abc))
+		abc_init(sk);
+	if (rs->acked_sacked > 0 &&
+	    !before(rs->prior_delivered, ca->next_round_delivered)) {
+		ca->next_round_delivered = tp->delivered;
+		a.round_start = true;
+	}
+	a.pkts = rs->acked_sacked;
+	a.acked = min_t(u64, (u64)a.pkts * mss, ABC_WIN_MAX);
+	a.mss = mss;
+	a.inflight = min_t(u64, (u64)rs->prior_in_flight * mss, ABC_WIN_MAX);
+	a.ecn = abc_ecn_ok(tp);
+	a.ece = a.ecn && ca->ece;
+	a.recovery = state == TCP_CA_Recovery;
+
+	ev = abc_on_ack(&ca->win, &a);
+
+	cwnd = abc_cwnd_pkts(sk);
+	/* Rate halving in recovery: one packet out per ACK at most. */
+	if (state == TCP_CA_Recovery && a.pkts)
+		cwnd = max(cwnd, tcp_packets_in_flight(tp) + 1);
+	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
+
+	if (ev != ABC_EV_NONE)
+		abc_trace(sk, ev, a.acked, a.inflight);
+}
+
+CC_DEFINE_CONG_CONTROL(abc_cong_control, abc_main);
+
+static void abc_in_ack_event(struct sock *sk, u32 flags)
+{
+	struct abc_sock *ca = inet_csk_ca(sk);
+
+	ca->ece = !!(flags & CA_ACK_ECE);
+}
+
+/* Receiver: ECE on our ACKs reflects the CE state ce. */
+static void abc_ece_set(struct sock *sk, u8 ce)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (ce)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+/*
+ * Receiver, per data packet: echo its CE state precisely.  The stack's
+ * ECE stays set from the first CE until the sender's CWR; ABC needs one
+ * echo per packet instead.  The delayed ACK pending for earlier packets
+ * carries their state, so it goes out first; the state is set again on
+ * every packet because a CWR from the sender clears it.
+ */
+static void abc_ce_event(struct sock *sk, u8 ce)
+{
+	struct abc_sock *ca = inet_csk_ca(sk);
+
+	if (ca->ce_state != ce) {
+		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
+			abc_ece_set(sk, ca->ce_state);
+			cc_send_ack(sk, ca->prior_rcv_nxt);
+		}
+		inet_csk(sk)->icsk_ack.pending |= ICSK_ACK_NOW;
+	}
+	ca->prior_rcv_nxt = tcp_sk(sk)->rcv_nxt;
+	ca->ce_state = ce;
+	abc_ece_set(sk, ce);
+}
+
+static void abc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+		abc_ce_event(sk, 1);
+		break;
+	case CA_EVENT_ECN_NO_CE:
+		abc_ce_event(sk, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Loss, not ECE: Reno's cut of w_nonabc on entering fast recovery, and
+ * a restart on RTO (only one cut when the RTO comes during recovery).
+ */
+static void abc_set_state(struct sock *sk, u8 new_state)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct abc_sock *ca = inet_csk_ca(sk);
+	u8 old = inet_csk(sk)->icsk_ca_state;
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 cwnd = min_t(u64, (u64)tcp_snd_cwnd(tp) * mss, ABC_WIN_MAX);
+	enum abc_event ev;
+
+	if (new_state == TCP_CA_Recovery && old != TCP_CA_Recovery)
+		ev = abc_on_loss(&ca->win, cwnd, mss, false, true);
+	else if (new_state == TCP_CA_Loss && old != TCP_CA_Loss)
+		ev = abc_on_loss(&ca->win, cwnd, mss, true,
+				 old != TCP_CA_Recovery);
+	else
+		return;
+	tp->snd_ssthresh = max(ca->win.ssthresh / mss, ABC_MIN_PKTS);
+	abc_trace(sk, ev, 0, tcp_packets_in_flight(tp) * mss);
+}
+
+/*
+ * Called on ECE (CWR) as well as on loss: report w_nonabc's threshold as
+ * it stands, so that a brake changes nothing.  Loss is handled in
+ * abc_set_state(), which the stack calls right after this.
+ */
+static u32 abc_ssthresh(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct abc_sock *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+
+	if (ca->win.ssthresh >= ABC_SSTHRESH_INF)
+		return TCP_INFINITE_SSTHRESH;
+	return max(ca->win.ssthresh / mss, ABC_MIN_PKTS);
+}
+
+static u32 abc_undo_cwnd(struct sock *sk)
+{
+	struct abc_sock *ca = inet_csk_ca(sk);
+	enum abc_event ev = abc_on_undo(&ca->win);
+
+	if (ev != ABC_EV_NONE)
+		abc_trace(sk, ev, 0, 0);
+	return abc_cwnd_pkts(sk);
+}
+
+/*
+ * ss -ti prints "dctcp:(ce_state:N,alpha:A,ab_ecn:B,ab_tot:T)" (or
+ * "dctcp:fallback_mode" without ECN); see Documentation/tcp_abc.rst:
+ *   ce_state  w_nonabc in packets (65535 at most)
+ *   alpha     w_abc in packets
+ *   ab_ecn    packets acknowledged by brakes
+ *   ab_tot    packets acknowledged by accelerates and brakes
+ */
+static size_t abc_get_info(struct sock *sk, u32 ext, int *attr,
+			   union tcp_cc_info *info)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct abc_sock *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+
+	if (ext & (1 << (INET_DIAG_DCTCPINFO - 1)) ||
+	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
+		memset(&info->dctcp, 0, sizeof(info->dctcp));
+		info->dctcp.dctcp_enabled = abc_ecn_ok(tp);
+		info->dctcp.dctcp_ce_state =
+			min_t(u32, ca->win.w_nonabc / mss, U16_MAX);
+		info->dctcp.dctcp_alpha = ca->win.w_abc / mss;
+		info->dctcp.dctcp_ab_ecn = ca->win.brake;
+		info->dctcp.dctcp_ab_tot = ca->win.accel + ca->win.brake;
+		*attr = INET_DIAG_DCTCPINFO;
+		return sizeof(info->dctcp);
+	}
+	return 0;
+}
+
+static struct tcp_congestion_ops tcp_abc_ops __read_mostly = {
+	.flags		= TCP_CONG_NEEDS_ECN | TCP_CONG_NON_RESTRICTED,
+	.name		= "abc",
+	.owner		= THIS_MODULE,
+	.init		= abc_init,
+	.cong_control	= abc_cong_control,
+	.in_ack_event	= abc_in_ack_event,
+	.cwnd_event	= abc_cwnd_event,
+	.set_state	= abc_set_state,
+	.ssthresh	= abc_ssthresh,
+	.undo_cwnd	= abc_undo_cwnd,
+	.get_info	= abc_get_info,
+};
+
+/*
+ * The fallback for a peer without ECN: not registered, same module, same
+ * callbacks; getsockopt(TCP_CONGESTION) and ss show "abc-noecn".
+ */
+static struct tcp_congestion_ops tcp_abc_noecn_ops __read_mostly = {
+	.name		= "abc-noecn",
+	.owner		= THIS_MODULE,
+	.init		= abc_init,
+	.cong_control	= abc_cong_control,
+	.in_ack_event	= abc_in_ack_event,
+	.cwnd_event	= abc_cwnd_event,
+	.set_state	= abc_set_state,
+	.ssthresh	= abc_ssthresh,
+	.undo_cwnd	= abc_undo_cwnd,
+	.get_info	= abc_get_info,
+};
+
+static int __init abc_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct abc_sock) > ICSK_CA_PRIV_SIZE);
+	return tcp_register_congestion_control(&tcp_abc_ops);
+}
+
+static void __exit abc_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_abc_ops);
+}
+
+module_init(abc_register);
+module_exit(abc_unregister);
+
+MODULE_AUTHOR("tcp_abc contributors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ABC: Accel-Brake Control, sender and precise CE-echo receiver");
