@@ -63,7 +63,7 @@ tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "0.1000 lat
 
 cleanup() {
 	ip netns del pcc-lo 2>/dev/null
-	echo 0 >/sys/kernel/tracing/events/tcp_pcc/pcc_mi/enable 2>/dev/null
+	echo 0 2>/dev/null >/sys/kernel/tracing/events/tcp_pcc/pcc_mi/enable
 	kill $(jobs -p) 2>/dev/null
 }
 trap cleanup EXIT
