@@ -209,6 +209,9 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 	struct pcc_params p;
 	struct pcc_result r;
 
+	/* A passive open acks its SYN-ACK before .init has run. */
+	if (unlikely(!pc->ctl.state))
+		pcc_init(sk);
 	pcc_read_params(&p);
 	if (pcc_mon_on_ack(&pc->mon, (u32)tp->first_tx_mstamp,
 			   rs->acked_sacked, max(rs->losses, 0),
