@@ -115,12 +115,16 @@ tap_check "$([ $rc = 0 ] && [ -n "$acc" ] && [ "${acc:-0}" -gt 0 ] && [ "${brk:-
 	"exit $rc, accelerates $acc brakes $brk, goodput $gp Mbit/s"
 read -r n0 n1 n2 n3 <<<"$(ecn_counts "$out4/pcap/receiver.pcap" 4)"
 ect=$((n1 + n2 + n3))
-ok=$(awk -v a="${acc:-0}" -v b="${brk:-0}" -v e="$ect" \
-	'BEGIN { d = a + b - e; if (d < 0) d = -d; print (e > 0 && d <= 0.03 * e + 5) ? 1 : 0 }')
-# netlab's capture starts after the qdisc and stops before the last
-# packets: equal within 3 % here, exactly on the IPv6 link below.
-tap_check "$ok" "IPv4: accelerates + brakes == ECN packets at the receiver (3 %)" \
-	"xstats $((acc + brk)), capture $ect (ECT0 $n2 ECT1 $n1 CE $n3, Not-ECT $n0)"
+# Every ECN packet the receiver saw was counted by the qdisc, as what it
+# arrived as.  Not equality: a starved guest drops packets after the qdisc
+# (the receiver's backlog, see softnet drops); sch_abc_ipv6.sh checks exact
+# equality on its own link.
+sn=0
+while read -r _ drop _; do sn=$((sn + 0x$drop)); done </proc/net/softnet_stat
+ok=$(awk -v a="${acc:-0}" -v b="${brk:-0}" -v c="$n3" -v e="$ect" \
+	'BEGIN { print (e > 0 && c <= b && e - c <= a) ? 1 : 0 }')
+tap_check "$ok" "IPv4: ECT packets at the receiver <= accelerates, CE <= brakes" \
+	"xstats $acc + $brk = $((acc + brk)), capture $ect (ECT0 $n2 ECT1 $n1 CE $n3, Not-ECT $n0), softnet drops $sn"
 ok=$(awk -v b="${brk:-0}" -v a="${acc:-0}" -v c="$n3" -v e="$ect" \
 	'BEGIN { if (!e || !(a + b)) { print 0; exit } d = c / e - b / (a + b); if (d < 0) d = -d;
 		print d <= 0.02 ? 1 : 0 }')
