@@ -367,8 +367,10 @@ static struct sk_buff *abc_dequeue(struct Qdisc *sch)
 	qdisc_bstats_update(sch, skb);
 
 	if (q->p.bandwidth) {
-		u64 t = max_t(u64, q->t_next, now - ABC_SHAPER_SLACK_NS);
+		u64 t = q->t_next;
 
+		if ((s64)(now - ABC_SHAPER_SLACK_NS - t) > 0)
+			t = now - ABC_SHAPER_SLACK_NS;
 		q->t_next = t + ((len * q->ns_per_byte) >> ABC_NS_SHIFT);
 	}
 	q->vtime[qi] += (len * q->vcost[qi]) >> 16;
