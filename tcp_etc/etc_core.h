@@ -142,14 +142,14 @@ static inline u64 etc_bytes_per_sec(u64 bytes, u32 us)
 		return 0;
 	if (bytes > U64_MAX / ETC_USEC_PER_SEC)
 		return ETC_MAX_RATE;
-	bytes = div64_u64(bytes * ETC_USEC_PER_SEC, us);
+	bytes = div_u64(bytes * ETC_USEC_PER_SEC, us);
 	return bytes > ETC_MAX_RATE ? ETC_MAX_RATE : bytes;
 }
 
 /* rate x us / 10^6: bytes sent at @rate in @us. */
 static inline u64 etc_rate_bytes(u64 rate, u32 us)
 {
-	return div64_u64(rate * us, ETC_USEC_PER_SEC);
+	return div_u64(rate * us, ETC_USEC_PER_SEC);
 }
 
 /**
@@ -285,7 +285,7 @@ static inline u32 etc_cwnd(const struct etc_core *e,
 		return 2 * p->burst;
 	if (!rtt)	/* no RTT yet: the initial window */
 		return 10 + p->burst;
-	pkts = div64_u64(2 * etc_rate_bytes(e->rate, rtt), mss) + 2 * p->burst;
+	pkts = div_u64(2 * etc_rate_bytes(e->rate, rtt), mss) + 2 * p->burst;
 	return pkts > 0xffffff ? 0xffffff : (u32)pkts;
 }
 

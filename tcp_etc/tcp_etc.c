@@ -115,6 +115,12 @@ static void etc_main(struct sock *sk, u32 ack, int flag,
 	struct etc_ack a;
 	enum etc_event ev;
 
+	/*
+	 * A passive open acks its SYN-ACK before .init has run; the rate
+	 * is never 0 once initialised (etc_floor_rate()).
+	 */
+	if (unlikely(!e->rate))
+		etc_init(sk);
 	etc_read_params(&p);
 	a.now_us = (u32)tp->tcp_mstamp;
 	a.burst_id = rs->last_end_seq;
