@@ -14,6 +14,7 @@
 #ifndef _CC_COMPAT_H
 #define _CC_COMPAT_H
 
+#include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -87,6 +88,29 @@ static inline void cc_set_pacing_rate(struct sock *sk, u64 rate)
 	u64 max = READ_ONCE(sk->sk_max_pacing_rate);
 
 	WRITE_ONCE(sk->sk_pacing_rate, min(rate, max));
+}
+
+/*
+ * get_info in the INET_DIAG_BBRINFO layout, which `ss -ti` prints as
+ * bbr:(bw,mrtt,pacing_gain,cwnd_gain) for any CCA: @bw in bytes/s,
+ * @min_rtt_us, and the two gains in 1/256 units.  VEGASINFO requests
+ * (`ss` asks for it too) get the same answer, as tcp_bbr.c does.
+ */
+static inline size_t cc_bbr_info(u32 ext, int *attr, union tcp_cc_info *info,
+				 u64 bw, u32 min_rtt_us, u32 pacing_gain,
+				 u32 cwnd_gain)
+{
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)bw;
+	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+	info->bbr.bbr_min_rtt = min_rtt_us;
+	info->bbr.bbr_pacing_gain = pacing_gain;
+	info->bbr.bbr_cwnd_gain = cwnd_gain;
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
 }
 
 /*

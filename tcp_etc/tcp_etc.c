@@ -182,27 +182,18 @@ static u32 etc_min_tso_segs(struct sock *sk)
 static size_t etc_get_info(struct sock *sk, u32 ext, int *attr,
 			   union tcp_cc_info *info)
 {
-	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
-	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		const struct etc_core *e = inet_csk_ca(sk);
-		u64 rp = e->rp;
-		u64 sg = 0, rg = 0;
+	const struct etc_core *e = inet_csk_ca(sk);
+	u64 sg = 0, rg = 0;
 
-		if (rp) {
-			sg = div64_u64(e->rate << 8, rp);
-			rg = div64_u64(e->rcv << 8, rp);
-		}
-		memset(&info->bbr, 0, sizeof(info->bbr));
-		info->bbr.bbr_bw_lo = (u32)rp;
-		info->bbr.bbr_bw_hi = (u32)(rp >> 32);
-		info->bbr.bbr_min_rtt = e->min_rtt_us == ETC_NO_RTT ?
-					0 : e->min_rtt_us;
-		info->bbr.bbr_pacing_gain = (u32)min_t(u64, sg, U32_MAX);
-		info->bbr.bbr_cwnd_gain = (u32)min_t(u64, rg, U32_MAX);
-		*attr = INET_DIAG_BBRINFO;
-		return sizeof(info->bbr);
+	/* gains: s / Rp and r / Rp, 256 = 1 */
+	if (e->rp) {
+		sg = div64_u64(e->rate << 8, e->rp);
+		rg = div64_u64(e->rcv << 8, e->rp);
 	}
-	return 0;
+	return cc_bbr_info(ext, attr, info, e->rp,
+			   e->min_rtt_us == ETC_NO_RTT ? 0 : e->min_rtt_us,
+			   (u32)min_t(u64, sg, U32_MAX),
+			   (u32)min_t(u64, rg, U32_MAX));
 }
 
 static struct tcp_congestion_ops tcp_etc_ops __read_mostly = {

@@ -276,21 +276,14 @@ static u32 pcc_undo_cwnd(struct sock *sk)
 static size_t pcc_get_info(struct sock *sk, u32 ext, int *attr,
 			   union tcp_cc_info *info)
 {
-	if (ext & (1 << (INET_DIAG_BBRINFO - 1)) ||
-	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {
-		const struct pcc *pc = inet_csk_ca(sk);
-		const struct pcc_ctl *c = &pc->ctl;
+	const struct pcc *pc = inet_csk_ca(sk);
+	const struct pcc_ctl *c = &pc->ctl;
+	u32 trial = c->base ?
+		(u32)div_u64((u64)pc->mon.cur.rate << 8, c->base) : 0;
 
-		memset(&info->bbr, 0, sizeof(info->bbr));
-		info->bbr.bbr_bw_lo = c->rate;
-		info->bbr.bbr_min_rtt = pc->mon.last_rtt_us;
-		info->bbr.bbr_pacing_gain = c->base ?
-			(u32)div_u64((u64)pc->mon.cur.rate << 8, c->base) : 0;
-		info->bbr.bbr_cwnd_gain = (u32)c->state << 8;
-		*attr = INET_DIAG_BBRINFO;
-		return sizeof(info->bbr);
-	}
-	return 0;
+	/* bw: rate; pacing_gain: current MI's rate / base; cwnd_gain: state */
+	return cc_bbr_info(ext, attr, info, c->rate, pc->mon.last_rtt_us,
+			   trial, (u32)c->state << 8);
 }
 
 static struct tcp_congestion_ops tcp_pcc_ops __read_mostly = {
