@@ -92,25 +92,8 @@ tap_check "$([ -n "$bbrinfo" ] && echo 1)" "ss -ti shows ETC's info (bw=Rp, mrtt
 	"${bbrinfo:-none}"
 
 # ---- setsockopt, and unload refused while a socket uses etc
-state=$VM_OUT/etc-sockopt.$$
-rm -f "$state"
-ip netns exec etc-lo $PY - "$state" <<'EOF' &
-import socket, sys, time, os
-TCP_CONGESTION = 13
-srv = socket.socket(); srv.bind(("127.0.0.1", 5300)); srv.listen(1)
-c = socket.socket()
-c.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, b"etc")
-c.connect(("127.0.0.1", 5300)); a, _ = srv.accept()
-name = c.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).rstrip(b"\0").decode()
-c.sendall(b"x" * 100000); a.recv(65536)
-open(sys.argv[1], "w").write(name + "\n")
-while os.path.exists(sys.argv[1]):
-    time.sleep(0.1)
-c.close(); a.close(); srv.close()
-EOF
-pypid=$!
-for _ in $(seq 300); do [ -s "$state" ] && break; sleep 0.1; done
-name=$(cat "$state" 2>/dev/null)
+hold_cc_socket etc-lo etc 100000
+name=$HELD_NAME
 tap_check "$([ "$name" = etc ] && echo 1)" "setsockopt(TCP_CONGESTION, \"etc\") on a connected socket" "getsockopt: ${name:-nothing}"
 if rmmod tcp_etc 2>/dev/null; then
 	tap_fail "rmmod refused while a socket uses etc" "module unloaded under a live socket"
@@ -118,8 +101,7 @@ if rmmod tcp_etc 2>/dev/null; then
 else
 	tap_ok "rmmod refused while a socket uses etc" "refcnt $(cat /sys/module/tcp_etc/refcnt)"
 fi
-rm -f "$state"
-wait $pypid
+release_cc_socket
 
 # ---- unload refused during a running flow, and works after
 ip netns exec etc-lo iperf3 -s -1 -D -p 5202 >/dev/null 2>&1

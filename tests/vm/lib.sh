@@ -124,3 +124,39 @@ require_tools() {
 require_root() {
 	[ "$(id -u)" -eq 0 ] || { tap_plan 1; tap_skip "$(basename "$0")" "needs root"; tap_done; }
 }
+
+# hold_cc_socket NS CCA BYTES: in namespace NS, connect a loopback TCP
+# socket set to CCA with setsockopt(TCP_CONGESTION), send BYTES through
+# it, and keep it open (idle) in the background.  Sets HELD_NAME to what
+# getsockopt(TCP_CONGESTION) reports once it is connected (empty if it
+# never connects).  Call it directly, not in $(...): it keeps state in
+# globals.  release_cc_socket closes the socket again.
+HELD_STATE='' HELD_PID='' HELD_NAME=''
+hold_cc_socket() {
+	HELD_STATE=$(mktemp "${TMPDIR:-/tmp}/cc-sock.XXXXXX")
+	rm -f "$HELD_STATE"
+	ip netns exec "$1" /usr/bin/python3 - "$HELD_STATE" "$2" "$3" >/dev/null 2>&1 <<'PYEOF' &
+import os, socket, sys, time
+TCP_CONGESTION = 13
+state, cca, nbytes = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
+srv = socket.socket(); srv.bind(("127.0.0.1", 5300)); srv.listen(1)
+c = socket.socket()
+c.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cca)
+c.connect(("127.0.0.1", 5300)); a, _ = srv.accept()
+name = c.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).rstrip(b"\0").decode()
+c.sendall(b"x" * nbytes); a.recv(65536)
+open(state, "w").write(name + "\n")
+while os.path.exists(state):
+    time.sleep(0.1)
+c.close(); a.close(); srv.close()
+PYEOF
+	HELD_PID=$!
+	for _ in $(seq 300); do [ -s "$HELD_STATE" ] && break; sleep 0.1; done
+	HELD_NAME=$(cat "$HELD_STATE" 2>/dev/null)
+}
+
+release_cc_socket() {
+	rm -f "$HELD_STATE"
+	[ -n "$HELD_PID" ] && wait "$HELD_PID"
+	HELD_PID=
+}

@@ -15,7 +15,6 @@ ko=$MODDIR/pad_shim/pad_shim.ko
 etc_ko=$MODDIR/tcp_etc/tcp_etc.ko
 P=/sys/module/pad_shim/parameters
 NS=pad-lo
-PY=/usr/bin/python3
 
 tap_plan 18
 
@@ -129,32 +128,14 @@ tap_check "$([ "${mid%% *}" = refused ] && echo 1)" "rmmod pad_shim refused duri
 loaded pad_shim || { tap_diag "pad_shim unloaded: reloading"; insmod "$ko"; }
 tap_diag "stats after the loopback flow: $(cat $P/stats)"
 
-state=$RESULTS/pad-sockopt.$$
-rm -f "$state"
-ip netns exec $NS $PY - "$state" <<'EOF' &
-import socket, sys, time, os
-TCP_CONGESTION = 13
-srv = socket.socket(); srv.bind(("127.0.0.1", 5300)); srv.listen(1)
-c = socket.socket()
-c.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, b"pad_bbr")
-c.connect(("127.0.0.1", 5300)); a, _ = srv.accept()
-name = c.getsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, 16).rstrip(b"\0").decode()
-c.sendall(b"x" * 200000); a.recv(65536)
-open(sys.argv[1], "w").write(name + "\n")
-while os.path.exists(sys.argv[1]):
-    time.sleep(0.1)
-c.close(); a.close(); srv.close()
-EOF
-pypid=$!
-for _ in $(seq 300); do [ -s "$state" ] && break; sleep 0.1; done
-name=$(cat "$state" 2>/dev/null)
+hold_cc_socket $NS pad_bbr 200000
+name=$HELD_NAME
 rmmod pad_shim 2>/dev/null && mid=unloaded || mid=refused
 rmmod tcp_bbr 2>/dev/null && mid2=unloaded || mid2=refused
 tap_check "$([ "$name" = pad_bbr ] && [ $mid = refused ] && [ $mid2 = refused ] && echo 1)" \
 	"idle connected socket on pad_bbr: rmmod pad_shim and tcp_bbr refused" \
 	"getsockopt ${name:-nothing}; pad_shim $mid (refcnt $(refcnt pad_shim)), tcp_bbr $mid2"
-rm -f "$state"
-wait $pypid
+release_cc_socket
 ip netns del $NS
 
 # ---- clean unload: pad_shim first, then tcp_bbr
