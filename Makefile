@@ -11,7 +11,8 @@
 #                             q_abc.so into TC_LIB_DIR (install-tc-plugin)
 #   make load / unload        insmod / rmmod the modules built here
 #   make check                unit tests, then VM tests on 6.1 and 6.12
-#   make unit / unit32        unit tests, natively and built with -m32
+#   make unit / unit32 /      unit tests: natively, built with -m32, and
+#        unitmips             for big-endian MIPS32 under qemu-mips
 #   make cross                32-bit i386 and big-endian MIPS cross builds
 #                             (scripts/cross; CROSS_JOBS=N, default 2)
 #   make dkms-check           DKMS add/build/install/remove on both
@@ -45,7 +46,7 @@ TC_PLUGIN_DIR := $(wildcard sch_abc/tc)
 TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
 .PHONY: all modules modules-all install load unload clean check unit \
-	vmtest lint demo bench help tc-plugin install-tc-plugin unit32 cross \
+	vmtest lint demo bench help tc-plugin install-tc-plugin unit32 unitmips cross \
 	dkms-check
 
 all: tc-plugin modules
@@ -123,6 +124,9 @@ unit:
 unit32:
 	$(MAKE) -C tests/unit check32
 
+unitmips:
+	$(MAKE) -C tests/unit checkmips
+
 CROSS_JOBS ?= 2
 cross:
 	scripts/cross -j $(CROSS_JOBS)
@@ -148,4 +152,4 @@ bench:
 	scripts/bench run $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
 
 help:
-	@sed -n '3,24p' Makefile
+	@sed -n '3,25p' Makefile
