@@ -13,7 +13,7 @@
 #   make check                unit tests, then VM tests on 6.1 and 6.12
 #   make unit / unit32 /      unit tests: natively, built with -m32, and
 #        unitmips             for big-endian MIPS32 under qemu-mips
-#   make cross                32-bit i386 and big-endian MIPS cross builds
+#   make cross                32-bit i386, ARMv7 and big-endian MIPS builds
 #                             (scripts/cross; CROSS_JOBS=N, default 2)
 #   make dkms-check           DKMS add/build/install/remove on both
 #                             Debian kernels (root; scripts/dkms-check)
