@@ -11,6 +11,12 @@
 #                             q_abc.so into TC_LIB_DIR (install-tc-plugin)
 #   make load / unload        insmod / rmmod the modules built here
 #   make check                unit tests, then VM tests on 6.1 and 6.12
+#   make unit / unit32 /      unit tests: natively, built with -m32, and
+#        unitmips             for big-endian MIPS32 under qemu-mips
+#   make cross                32-bit i386, ARMv7 and big-endian MIPS builds
+#                             (scripts/cross; CROSS_JOBS=N, default 2)
+#   make dkms-check           DKMS add/build/install/remove on both
+#                             Debian kernels (root; scripts/dkms-check)
 #   make lint                 checkpatch --strict, W=1 and sparse
 #   make demo                 the side-by-side demo (see README)
 #   make bench                the benchmark suite (QUICK=1: the CI subset;
@@ -40,7 +46,8 @@ TC_PLUGIN_DIR := $(wildcard sch_abc/tc)
 TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
 .PHONY: all modules modules-all install load unload clean check unit \
-	vmtest lint demo bench help tc-plugin install-tc-plugin
+	vmtest lint demo bench help tc-plugin install-tc-plugin unit32 unitmips cross \
+	dkms-check
 
 all: tc-plugin modules
 
@@ -108,10 +115,24 @@ ifneq ($(MODULES),)
 	-@test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 endif
 	rm -rf $(BUILD_DIR)
-	$(MAKE) -C tests/unit clean
+	@# DKMS's copy (dkms.conf CLEAN) has no tests/
+	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
 
 unit:
 	$(MAKE) -C tests/unit check
+
+unit32:
+	$(MAKE) -C tests/unit check32
+
+unitmips:
+	$(MAKE) -C tests/unit checkmips
+
+CROSS_JOBS ?= 2
+cross:
+	scripts/cross -j $(CROSS_JOBS)
+
+dkms-check:
+	scripts/dkms-check
 
 # VM tests on every kernel in TEST_KVERS; scripts/run-vm-tests prints the
 # closing summary line.
@@ -131,4 +152,4 @@ bench:
 	scripts/bench run $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
 
 help:
-	@sed -n '3,19p' Makefile
+	@sed -n '3,25p' Makefile

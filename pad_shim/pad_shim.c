@@ -565,7 +565,7 @@ static int pad_prepare(struct pad_wrapper *pw,
 {
 	const struct tcp_congestion_ops *in;
 	struct tcp_congestion_ops *ops = &pw->ops;
-	int err;
+	int err, len;
 
 	err = pad_find_inner(spec->name, &in);
 	if (err)
@@ -587,7 +587,18 @@ static int pad_prepare(struct pad_wrapper *pw,
 		err = -ENOSPC;
 		goto put;
 	}
-	snprintf(ops->name, sizeof(ops->name), PAD_PREFIX "%s", spec->name);
+	/*
+	 * The parser keeps names within PAD_NAME_MAX, so this never cuts;
+	 * checking says so to gcc, which on some targets (ARMv7) cannot
+	 * bound spec->name and warns (-Wformat-truncation, W=1).
+	 */
+	len = snprintf(ops->name, sizeof(ops->name), PAD_PREFIX "%s", spec->name);
+	if (len >= (int)sizeof(ops->name)) {
+		pr_err("pad_shim: inner \"%s\" refused: pad_%s is longer than %d characters\n",
+		       spec->name, spec->name, TCP_CA_NAME_MAX - 1);
+		err = -ENAMETOOLONG;
+		goto put;
+	}
 	if (pad_name_taken(ops->name)) {
 		pr_err("pad_shim: \"%s\" is already registered\n", ops->name);
 		err = -EEXIST;

@@ -137,24 +137,60 @@ enum {
 };
 
 /*
+ * A 128-bit unsigned integer as two 64-bit halves.  Not unsigned __int128:
+ * 32-bit targets (i386, ARMv7, the MIPS routers ABC runs on) have none.
+ */
+struct abc_u128 {
+	__u64 hi, lo;
+};
+
+static struct abc_u128 mul_u64_u64(__u64 a, __u64 b)
+{
+	__u64 a_lo = (__u32)a, a_hi = a >> 32, b_lo = (__u32)b, b_hi = b >> 32;
+	__u64 ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo;
+	__u64 mid = (ll >> 32) + (__u32)lh + (__u32)hl;
+	struct abc_u128 r;
+
+	r.lo = (mid << 32) | (__u32)ll;
+	r.hi = a_hi * b_hi + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return r;
+}
+
+/* *v /= d, returning the remainder; d > 0 */
+static __u32 divmod_u128_u32(struct abc_u128 *v, __u32 d)
+{
+	__u32 limb[4] = { v->hi >> 32, (__u32)v->hi, v->lo >> 32, (__u32)v->lo };
+	__u64 rem = 0;
+	int i;
+
+	/* Long division by 32-bit limbs: rem < d keeps each step in 64 bits */
+	for (i = 0; i < 4; i++) {
+		__u64 cur = (rem << 32) | limb[i];
+
+		limb[i] = cur / d;
+		rem = cur % d;
+	}
+	v->hi = (__u64)limb[0] << 32 | limb[1];
+	v->lo = (__u64)limb[2] << 32 | limb[3];
+	return rem;
+}
+
+/*
  * res = mant * mult / (div * 10^fd), rounded down; ABC_DEC_FRACTION when
  * that dropped a remainder (res is still set), ABC_DEC_RANGE above max.
  */
-static int decimal_scale(__u64 mant, unsigned int fd, __u64 mult, __u64 div,
+static int decimal_scale(__u64 mant, unsigned int fd, __u64 mult, __u32 div,
 			 __u64 max, __u64 *res)
 {
-	unsigned __int128 v = (unsigned __int128)mant * mult;
+	struct abc_u128 v = mul_u64_u64(mant, mult);
 	bool whole = true;
 
-	while (fd--) {
-		whole = whole && !(v % 10);
-		v /= 10;
-	}
-	whole = whole && !(v % div);
-	v /= div;
-	if (v > max)
+	while (fd--)
+		whole = !divmod_u128_u32(&v, 10) && whole;
+	whole = !divmod_u128_u32(&v, div) && whole;
+	if (v.hi || v.lo > max)
 		return ABC_DEC_RANGE;
-	*res = (__u64)v;
+	*res = v.lo;
 	return whole ? ABC_DEC_OK : ABC_DEC_FRACTION;
 }
 

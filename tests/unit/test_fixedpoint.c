@@ -433,29 +433,75 @@ static u64 mul_ref(u64 a, u64 b)
 	return p >> 64 ? FP_MUL_SAT : (u64)p;
 }
 #else
-/* Without a 128-bit type compare in long double, to 2^-60 or so */
+/*
+ * Without a 128-bit type (i386, MIPS32, ARMv7) the references still work
+ * exactly, on 32-bit limbs: a long double reference is not enough where
+ * long double is a double (MIPS o32, ARM), and would need a tolerance.
+ */
+
+/* a * b as four 32-bit limbs, most significant first */
+static void mul_limbs(u64 a, u64 b, u32 r[4])
+{
+	u64 x[2] = { a >> 32, (u32)a }, y[2] = { b >> 32, (u32)b };
+	u64 acc[4] = { 0 };
+	int i, j;
+
+	for (i = 1; i >= 0; i--)
+		for (j = 1; j >= 0; j--) {
+			u64 p = x[i] * y[j];
+			int k = i + j + 1;
+
+			/* the low and high halves into limbs k and k - 1, with carries */
+			acc[k] += (u32)p;
+			acc[k - 1] += p >> 32;
+		}
+	for (i = 3; i > 0; i--) {
+		acc[i - 1] += acc[i] >> 32;
+		acc[i] = (u32)acc[i];
+	}
+	for (i = 0; i < 4; i++)
+		r[i] = acc[i];
+}
+
 static u64 div_ref(u64 num, u64 den)
 {
-	long double q = den ? (long double)num * Q / den : 0x1p64L;
+	/* (num << 16) / den by shift and subtract over the 80-bit dividend */
+	u64 hi = num >> 48, lo = num << 16, rem = 0, q = 0;
+	int i;
 
-	return q >= 0x1p64L ? FP_DIV_SAT : (u64)q;
+	if (!den)
+		return FP_DIV_SAT;
+	if (hi >= den)			/* quotient >= 2^64 */
+		return FP_DIV_SAT;
+	rem = hi;
+	for (i = 63; i >= 0; i--) {
+		int top = rem >> 63;
+
+		rem = rem << 1 | (lo >> i & 1);
+		q <<= 1;
+		if (top || rem >= den) {
+			rem -= den;
+			q |= 1;
+		}
+	}
+	return q;
 }
 
 static u64 mul_ref(u64 a, u64 b)
 {
-	long double p = (long double)a * b / Q;
+	u32 r[4];
 
-	return p >= 0x1p64L ? FP_MUL_SAT : (u64)p;
+	mul_limbs(a, b, r);
+	/* (a * b) >> 16 fits in 64 bits when a * b < 2^80 */
+	if (r[0] || r[1] >> 16)
+		return FP_MUL_SAT;
+	return (u64)(r[1] & 0xffff) << 48 | (u64)r[2] << 16 | r[3] >> 16;
 }
 #endif
 
 static int near(u64 got, u64 want)
 {
-#ifdef __SIZEOF_INT128__
 	return got == want;
-#else
-	return got == want || fabsl((long double)got - want) <= want * ldexpl(1, -60) + 1;
-#endif
 }
 
 static void test_div_mul(void)

@@ -214,8 +214,17 @@ static int attr(int type, __u64 *val)
 	parse_nested(tb, TCA_ABC_MAX, nest);
 	if (!tb[type])
 		return -1;
-	*val = 0;
-	memcpy(val, RTA_DATA(tb[type]), RTA_PAYLOAD(tb[type]));
+	/* By its size: a u32 copied into a u64 is off by 2^32 on big-endian */
+	if (RTA_PAYLOAD(tb[type]) == sizeof(__u32)) {
+		__u32 v32;
+
+		memcpy(&v32, RTA_DATA(tb[type]), sizeof(v32));
+		*val = v32;
+	} else if (RTA_PAYLOAD(tb[type]) == sizeof(__u64)) {
+		memcpy(val, RTA_DATA(tb[type]), sizeof(*val));
+	} else {
+		return -1;
+	}
 	return RTA_PAYLOAD(tb[type]);
 }
 
