@@ -27,6 +27,8 @@
 #define NF	16
 #define MAXP	4000000
 #define QMAX	100000
+/* V=I: time, flow, MI tag and rate, delivered, lost, utility -> state, base, eps */
+#define TRACE_FMT "%.3f f%d tag %u r %u del %llu lost %llu u %lld -> st %u b %u e %u%s\n"
 
 struct pkt {
 	double sendt, ackt;
@@ -175,17 +177,21 @@ int main(int argc, char **argv)
 							    x->r.rate, u, rand());
 
 				if (fb == trace)
-					printf("%.3f f%d tag %u rate %u del %llu lost %llu u %lld -> state %u base %u eps %u%s\n",
+					printf(TRACE_FMT,
 					       t, fb, x->r.tag, x->r.rate,
 					       (unsigned long long)x->r.delivered,
 					       (unsigned long long)x->r.lost,
 					       (long long)(u >> 16), x->c.state,
 					       x->c.base, x->c.eps, moved ? " moved" : "");
 				if (moved) {
-					x->rate = pcc_ctl_next(&x->c, &p, lo, PCC_RATE_MAX, &x->tag);
-					pcc_mon_realign(&x->m, now,
-							pcc_mi_duration(x->rate, 1448, x->srtt, rand()),
-							x->rate, x->tag);
+					u32 d;
+
+					x->rate = pcc_ctl_next(&x->c, &p, lo,
+							       PCC_RATE_MAX, &x->tag);
+					d = pcc_mi_duration(x->rate, 1448, x->srtt,
+							    rand());
+					pcc_mon_realign(&x->m, now, d, x->rate,
+							x->tag);
 				}
 			}
 			if (pcc_mon_due(&x->m, now)) {
