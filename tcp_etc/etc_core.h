@@ -40,6 +40,14 @@
 #define ETC_RCV_EWMA_SHIFT	3
 /* Force an increase after this many RTTs without a rate change (Alg. 1). */
 #define ETC_FORCE_INC_ROUNDS	8
+/*
+ * A round of fewer than this many bursts has as few RTT samples (one per
+ * burst): it decreases only on the second such round in a row above the
+ * gradient threshold, or a single delayed first packet at a low rate
+ * (start-up) would halve the rate.
+ */
+#define ETC_FEW_BURSTS		4
+#define ETC_GRAD_CONFIRM_ROUNDS	2
 /* Detection -> stable after this many RTTs without a 1.1x rise in r. */
 #define ETC_STABLE_ROUNDS	8
 /* min RTT expires after 10 s, so a standing queue of others is learnt. */
@@ -126,6 +134,7 @@ struct etc_core {
 	u8 burst_acks;		/* ACKs seen for the open burst, saturating */
 	u8 single_bursts;	/* bursts closed with one ACK this round */
 	u8 started;		/* a burst is open / rounds have started */
+	u8 grad_rounds;		/* rounds in a row above the gradient threshold */
 };
 
 #define ETC_NO_RTT	(~0U)
@@ -438,16 +447,25 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 		u64 n = etc_increase(e->rate, e->rp, p->alpha);
 
 		e->idle_rounds = 0;
+		e->grad_rounds = 0;
 		if (n == e->rate)
 			return ETC_EV_NONE;
 		e->rate = n;
 		return ETC_EV_INCREASE;
 	}
 	if (g < (s64)p->grad) {
+		e->grad_rounds = 0;
 		if (e->idle_rounds < 255)
 			e->idle_rounds++;
 		return ETC_EV_NONE;
 	}
+	if (a->delivered - e->round_dlv < ETC_FEW_BURSTS * p->burst &&
+	    ++e->grad_rounds < ETC_GRAD_CONFIRM_ROUNDS) {
+		if (e->idle_rounds < 255)
+			e->idle_rounds++;
+		return ETC_EV_NONE;
+	}
+	e->grad_rounds = 0;
 
 	/*
 	 * "the current receiving rate": the last round's, not the 8-RTT
@@ -578,6 +596,7 @@ static inline void etc_on_rto(struct etc_core *e)
 	e->phase = ETC_CRUISE;
 	e->rtt_ref_us = 0;
 	e->idle_rounds = 0;
+	e->grad_rounds = 0;
 }
 
 #endif /* _ETC_CORE_H */

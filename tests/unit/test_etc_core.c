@@ -276,6 +276,60 @@ static void test_stages(void)
 	    NULL);
 }
 
+/* One round of @pkts packets whose min RTT is @rtt_us; the rate update. */
+static enum etc_event grad_round(struct etc_core *e, const struct etc_params *p,
+				 u32 pkts, u32 rtt_us)
+{
+	struct etc_ack a = { .now_us = 1000000, .mss = MSS, .valid = true,
+			     .inflight = 10 * MSS };
+
+	e->round_dlv = 1000;
+	a.delivered = e->round_dlv + pkts;
+	e->rtt_round_us = rtt_us;
+	return etc_rate_update(e, p, &a);
+}
+
+static void gradient_state(struct etc_core *e)
+{
+	etc_core_init(e, MSS, 40000, 0);
+	e->min_rtt_us = 40000;
+	e->rtt_ref_us = 40000;
+	e->rate = 1000000;
+	e->rp = 1000000;
+	e->rcv_now = 800000;
+}
+
+/* Few bursts per round: one high RTT sample is not enough to decrease. */
+static void test_grad_confirm(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	enum etc_event ev1, ev2;
+	int ok;
+
+	gradient_state(&e);			/* 2 bursts per round, +20 % RTT */
+	ev1 = grad_round(&e, &p, 2 * p.burst, 48000);
+	ok = ev1 == ETC_EV_NONE && e.rate == 1000000;
+	ev2 = grad_round(&e, &p, 2 * p.burst, 48000);
+	ok &= (ev2 == ETC_EV_DRAIN || ev2 == ETC_EV_DECREASE) && e.rate == 900000;
+	tap(ok, "gradient: a round of 2 bursts decreases on the second high round in a row",
+	    "events %d %d, rate %llu", ev1, ev2, (unsigned long long)e.rate);
+
+	gradient_state(&e);			/* high, normal, high: no decrease */
+	ev1 = grad_round(&e, &p, 2 * p.burst, 48000);
+	grad_round(&e, &p, 2 * p.burst, 40000);
+	ev2 = grad_round(&e, &p, 2 * p.burst, 48000);
+	ok = ev1 == ETC_EV_NONE && ev2 == ETC_EV_NONE && e.rate >= 1000000;
+	tap(ok, "gradient: a round under the threshold in between resets the count",
+	    "events %d %d, rate %llu", ev1, ev2, (unsigned long long)e.rate);
+
+	gradient_state(&e);			/* 8 bursts: act at once */
+	ev1 = grad_round(&e, &p, 8 * p.burst, 48000);
+	ok = (ev1 == ETC_EV_DRAIN || ev1 == ETC_EV_DECREASE) && e.rate == 900000;
+	tap(ok, "gradient: a round of 8 bursts decreases on its own",
+	    "event %d, rate %llu", ev1, (unsigned long long)e.rate);
+}
+
 /* ---- packet-level simulation of a FIFO bottleneck ---- */
 
 #define SIM_FLOWS	4
@@ -566,6 +620,7 @@ int main(void)
 	test_drain();
 	test_overflow();
 	test_stages();
+	test_grad_confirm();
 	test_sim_single();
 	test_sim_drop();
 	test_sim_two();
