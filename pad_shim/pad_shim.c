@@ -75,6 +75,7 @@ static int pad_nr_wrappers;
 static char pad_inner[PAD_INNER_LEN] = "bbr";
 static struct cc_q16_param pad_k = CC_Q16_PARAM(1, 250, 1, 10, 2, 0);
 static unsigned int pad_w = 16;
+static bool pad_hold_acked = true;
 static unsigned int pad_slots = 1024;
 
 /*
@@ -255,6 +256,8 @@ module_param_cb(k, &cc_q16_param_ops, &pad_k, 0644);
 MODULE_PARM_DESC(k, "ACK release rate mu = k x lambda, Eq. 1 (1.001 .. 2; default 1.025)");
 module_param_cb(w, &pad_w_ops, &pad_w, 0644);
 MODULE_PARM_DESC(w, "window of the ACK rate estimator in RTTs, Eq. 2 (1 .. 64; default 16)");
+module_param_named(hold_acked, pad_hold_acked, bool, 0644);
+MODULE_PARM_DESC(hold_acked, "hold acked_sacked with delivered (Y, default) or show the stack's (N): cwnd growth and ACK-aggregation estimates then see every ACK");
 module_param_cb(slots, &pad_slots_ops, &pad_slots, 0444);
 MODULE_PARM_DESC(slots, "sockets whose PAD state lives outside icsk_ca_priv (0 .. 65536; default 1024; load time only)");
 module_param_cb(stats, &pad_stats_ops, NULL, 0444);
@@ -427,6 +430,8 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 		trace_pad_event(sk, c, ev, pad_mu(c, &p));
 	}
 
+	if (!READ_ONCE(pad_hold_acked))
+		o.acked = rs->acked_sacked;
 	if (o.acked == rs->acked_sacked && o.delivered == rs->delivered) {
 		cc_call_cong_control(pw->inner, sk, ack, flag, rs);
 		return;

@@ -75,19 +75,22 @@ tap_check "$(grep -qw pad_bbr <<<"$(avail)" && [ "$(refcnt tcp_bbr)" -gt "$bbr_b
 	"pad_bbr registered, tcp_bbr pinned" "available: $(avail); tcp_bbr refcnt $bbr_before -> $(refcnt tcp_bbr)"
 
 # ---- run-time parameter writes
-before="$(cat $P/k) $(cat $P/w)"
+before="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked)"
 bad=0
 for v in 0.5 1 2.5 abc ""; do echo "$v" >$P/k 2>/dev/null && bad=1; done
 for v in 0 65 -1 x; do echo "$v" >$P/w 2>/dev/null && bad=1; done
+for v in 2 maybe; do echo "$v" >$P/hold_acked 2>/dev/null && bad=1; done
 echo x 2>/dev/null >$P/inner && bad=1
 echo 1 2>/dev/null >$P/stats && bad=1
-after="$(cat $P/k) $(cat $P/w)"
-echo 1.05 >$P/k && echo 8 >$P/w && good="$(cat $P/k) $(cat $P/w)"
+after="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked)"
+echo 1.05 >$P/k && echo 8 >$P/w && echo N >$P/hold_acked &&
+	good="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked)"
 echo 1.025 >$P/k
 echo 16 >$P/w
-tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8" ] && echo 1)" \
+echo Y >$P/hold_acked
+tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8 N" ] && echo 1)" \
 	"bad parameter writes refused, values unchanged, good ones taken" \
-	"k w: $before -> $after; 1.05 8 -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
+	"k w hold_acked: $before -> $after; 1.05 8 N -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
 
 if rmmod tcp_bbr 2>/dev/null; then
 	tap_fail "rmmod tcp_bbr refused while pad_bbr wraps it" "tcp_bbr unloaded under pad_bbr"
