@@ -3,9 +3,11 @@
 #
 # emu_jitter: delay jitter widens the RTT spread without reordering packets.
 #
-# 1. Idle RTT spread (p95 - p50 of 40 pings, 40 ms) must grow by at least
-#    3 ms with --jitter 10ms (uniform +-10 ms adds about 9 ms; without jitter
-#    the spread is 0.5-2 ms of guest noise).
+# 1. Idle RTT spread below the median (p50 - min of 40 pings, 40 ms) must
+#    grow by at least 4 ms with --jitter 10ms (uniform +-10 ms adds 7-12 ms
+#    measured; without jitter it is under 1 ms).  The guest's noise only ever
+#    adds delay, in spikes that reach p95 of 40 samples (p95 - p50 was
+#    3.8 ms without jitter in one CI run) but not the median or the minimum.
 # 2. A CUBIC flow for 8 s with 5 ms jitter: header captures at the far end
 #    of each direction show no data packet and no ACK arriving out of order
 #    (Linux numbers a TCP socket's IP IDs in send order, so an ID lower than
@@ -24,17 +26,17 @@ mkdir -p "$OUT"
 
 tap_plan 5
 
-spread() { jq -r '.ping[0] | .p95 - .p50' "$1/ping.json"; }
+spread() { jq -r '.ping[0] | .p50 - .min' "$1/ping.json"; }
 if "$NETLAB" ping --rtt 40ms --count 40 --ping-interval 0.05 --out "$OUT/ping-plain" >/dev/null 2>"$OUT/ping.log" &&
 	"$NETLAB" ping --rtt 40ms --jitter 10ms --count 40 --ping-interval 0.05 --out "$OUT/ping-jitter" >/dev/null 2>>"$OUT/ping.log"; then
 	tap_diag "$(cat "$OUT/ping.log")"
 	s0=$(spread "$OUT/ping-plain")
 	s1=$(spread "$OUT/ping-jitter")
-	tap_check "$(fge "$(awk -v a="$s1" -v b="$s0" 'BEGIN { print a - b }')" 3)" \
-		"RTT spread p95-p50 grows with 10 ms jitter" \
+	tap_check "$(fge "$(awk -v a="$s1" -v b="$s0" 'BEGIN { print a - b }')" 4)" \
+		"RTT spread p50-min grows by 4 ms with 10 ms jitter" \
 		"$(printf '%.2f ms without, %.2f ms with jitter' "$s0" "$s1")"
 else
-	tap_fail "RTT spread p95-p50 grows with 10 ms jitter" "netlab ping failed"
+	tap_fail "RTT spread p50-min grows by 4 ms with 10 ms jitter" "netlab ping failed"
 	tap_diag "$(cat "$OUT/ping.log")"
 fi
 
