@@ -15,9 +15,12 @@
  *    accelerate ACK (no ECE) adds the bytes it newly acknowledges, a brake
  *    ACK (ECE) takes them off, and every ACK adds acked x MSS / w_abc,
  *    i.e. one MSS per window of acknowledged data (additive increase).
- *  - w_nonabc tracks non-ABC bottlenecks with Reno's rules: slow start,
- *    then one MSS per window; halved on loss (and on CE in legacy-ECN
- *    mode, below); restarted from the floor after an RTO.
+ *  - w_nonabc tracks non-ABC bottlenecks with CUBIC's rules (RFC 9438,
+ *    as the paper's implementation): slow start, then the cubic
+ *    W(t) = C (t - K)^3 + W_max with its Reno-friendly estimate; cut to
+ *    beta = 0.7 of the window on loss (and on CE in legacy-ECN mode,
+ *    below), with fast convergence; restarted from the floor after an
+ *    RTO.
  *  - both are capped at 2 x the bytes in flight (but never below the
  *    initial window), so the window that does not limit cannot run away.
  *
@@ -32,7 +35,7 @@
  * changes at least once per minority ACK (interleaved) and -1 when it
  * changes less than once per four (runs).  A score of
  * -ABC_LEGACY_ON or less turns on legacy-ECN mode, in which w_nonabc
- * also halves, once per round, on a round with CE, as RFC 3168 asks; a
+ * is also cut, once per round, on a round with CE, as RFC 3168 asks; a
  * score back at 0 or above turns it off.  w_abc always follows ECE.
  */
 #ifndef _ABC_WINDOW_H
@@ -57,14 +60,34 @@
 #define ABC_SCORE_MAX		4
 #define ABC_LEGACY_ON		2
 
+/*
+ * CUBIC (RFC 9438) in fixed point.  Time is counted in ticks of 1024 us.
+ * beta = 0.7, fast convergence to (1 + beta) / 2 = 0.85 and the
+ * Reno-friendly alpha = 3 (1 - beta) / (1 + beta) = 0.529 are in 1/1024;
+ * C = 0.4 packets/s^3 is 0.4 x 1.024^3 x 1e-9 x 2^40 = 472 in
+ * packets/tick^3 scaled by 2^40.
+ */
+#define ABC_CUBIC_SCALE		1024U
+#define ABC_CUBIC_BETA		717U
+#define ABC_CUBIC_FC		870U
+#define ABC_CUBIC_ALPHA		542U
+#define ABC_CUBIC_C		472U
+#define ABC_CUBIC_TICK_SHIFT	10
+/* |t - K| is taken no further than 2^21 ticks (35 min): d^3 < 2^63. */
+#define ABC_CUBIC_T_MAX		((1U << 21) - 1)
+/* K is found for W_max - W of at most 2^23 packets (Q10 below). */
+#define ABC_CUBIC_DW_MAX	BIT_ULL(33)
+/* MSS used by the cubic arithmetic, so products stay within 64 bits. */
+#define ABC_CUBIC_MSS_MAX	65535U
+
 /* What one ACK did, for the tracepoint. */
 enum abc_event {
 	ABC_EV_NONE,		/* nothing acknowledged */
 	ABC_EV_ACCEL,		/* accelerate ACK (ECN peer, no ECE) */
 	ABC_EV_BRAKE,		/* brake ACK (ECE) */
 	ABC_EV_ACK,		/* ACK of a non-ECN connection */
-	ABC_EV_LEGACY_CUT,	/* brake ACK that also halved w_nonabc */
-	ABC_EV_LOSS,		/* fast recovery: w_nonabc halved */
+	ABC_EV_LEGACY_CUT,	/* brake ACK that also cut w_nonabc */
+	ABC_EV_LOSS,		/* fast recovery: w_nonabc cut */
 	ABC_EV_RTO,		/* retransmission timeout */
 	ABC_EV_UNDO,		/* spurious loss: w_nonabc restored */
 };
@@ -75,21 +98,29 @@ struct abc_ack {
 	u32 pkts;		/* the same, in packets (for the counters) */
 	u32 mss;		/* bytes per packet, > 0 */
 	u32 inflight;		/* bytes in flight before this ACK */
+	u32 now_us;		/* clock of this ACK, microseconds (wraps) */
+	u32 rtt_us;		/* smoothed RTT, microseconds */
 	bool ecn;		/* ECN negotiated: ACKs carry ABC feedback */
 	bool ece;		/* this ACK is a brake */
 	bool round_start;	/* first ACK of a new round trip */
 	bool recovery;		/* in fast recovery: w_nonabc does not grow */
 };
 
-/* Per-connection state; 52 bytes. */
+/* Per-connection state; 76 bytes. */
 struct abc_window {
 	u32 w_abc;		/* bytes, Eq. 3 */
-	u32 w_nonabc;		/* bytes, Reno */
+	u32 w_nonabc;		/* bytes, CUBIC */
 	u32 ssthresh;		/* w_nonabc's slow-start threshold, bytes */
 	u32 abc_acc;		/* bytes acked toward w_abc's next +1 MSS */
-	u32 nonabc_acc;		/* the same for w_nonabc in congestion avoidance */
+	u32 w_max;		/* CUBIC: w_nonabc before the last cut, bytes */
+	u32 origin;		/* CUBIC: the plateau of this epoch, bytes */
+	u32 k;			/* CUBIC: ticks from epoch start to origin */
+	u32 epoch;		/* CUBIC: now_us at epoch start */
+	u32 w_est;		/* CUBIC: Reno-friendly estimate, bytes */
+	u32 est_acc;		/* remainder of w_est's growth, bytes x bytes */
 	u32 prior_w_nonabc;	/* before the last loss cut, for undo; 0: none */
 	u32 prior_ssthresh;
+	u32 prior_w_max;
 	u32 accel;		/* packets acknowledged by accelerates (wraps) */
 	u32 brake;		/* packets acknowledged by brakes (wraps) */
 	u16 rnd_accel;		/* this round: accelerate and brake ACKs, */
@@ -99,8 +130,8 @@ struct abc_window {
 	s32 score;		/* legacy-ECN detector, see above */
 	u8 last_ece;		/* ECE of the previous ACK */
 	u8 legacy;		/* legacy-ECN mode */
-	u8 rnd_cut;		/* w_nonabc already halved for CE this round */
-	u8 pad2;
+	u8 rnd_cut;		/* w_nonabc already cut for CE this round */
+	u8 epoch_on;		/* CUBIC: an epoch is running */
 };
 
 static inline u32 abc_min_u32(u32 a, u32 b)
@@ -196,17 +227,116 @@ static inline u16 abc_inc16(u16 v)
 	return v < 0xffff ? v + 1 : v;
 }
 
-/* Reno's multiplicative decrease of w_nonabc to half of cwnd. */
+/* v x num / ABC_CUBIC_SCALE for v a window (< 2^31) and num <= 1024. */
+static inline u32 abc_scale(u32 v, u32 num)
+{
+	return (u32)(((u64)v * num) >> 10);
+}
+
+/* floor(cbrt(x)), digit by digit (three bits of x per bit of the root). */
+static inline u32 abc_cbrt(u64 x)
+{
+	u64 y = 0, b;
+	int s;
+
+	for (s = 63; s >= 0; s -= 3) {
+		y <<= 1;
+		b = 3 * y * (y + 1) + 1;
+		if ((x >> s) >= b) {
+			x -= b << s;
+			y++;
+		}
+	}
+	return (u32)y;
+}
+
+/* K: the ticks the cubic takes to climb dw bytes, cbrt(dw / mss / C). */
+static inline u32 abc_cubic_k(u32 dw, u32 mss)
+{
+	u64 q = div_u64((u64)dw << 10, mss);	/* packets, Q10 */
+
+	if (q > ABC_CUBIC_DW_MAX)
+		q = ABC_CUBIC_DW_MAX;
+	return abc_cbrt(div_u64(q << 30, ABC_CUBIC_C));
+}
+
+/* C d^3 in bytes, d in ticks. */
+static inline u32 abc_cubic_delta(u32 d, u32 mss)
+{
+	u64 p;
+
+	d = abc_min_u32(d, ABC_CUBIC_T_MAX);
+	p = (((u64)d * d * d) >> 11) * ABC_CUBIC_C;	/* packets, Q29 */
+	p = ((p >> 19) * abc_min_u32(mss, ABC_CUBIC_MSS_MAX)) >> 10;
+	return p > ABC_WIN_MAX ? ABC_WIN_MAX : (u32)p;
+}
+
+/*
+ * CUBIC's multiplicative decrease of w_nonabc to beta x cwnd.  Fast
+ * convergence: a cut below the last W_max lowers the plateau further,
+ * so that a flow releases bandwidth to newcomers.
+ */
 static inline void abc_nonabc_cut(struct abc_window *w, u32 cwnd, u32 mss)
 {
 	w->prior_w_nonabc = w->w_nonabc;
 	w->prior_ssthresh = w->ssthresh;
-	w->ssthresh = abc_max_u32(cwnd / 2, abc_floor(mss));
+	w->prior_w_max = w->w_max;
+	cwnd = abc_min_u32(cwnd, ABC_WIN_MAX);
+	w->w_max = cwnd < w->w_max ? abc_scale(cwnd, ABC_CUBIC_FC) : cwnd;
+	w->ssthresh = abc_max_u32(abc_scale(cwnd, ABC_CUBIC_BETA),
+				  abc_floor(mss));
 	w->w_nonabc = w->ssthresh;
-	w->nonabc_acc = 0;
+	w->epoch_on = 0;
 }
 
-/* Per ACK: Eq. 3 on w_abc, Reno on w_nonabc, then the 2 x in-flight cap. */
+/*
+ * CUBIC congestion avoidance on w_nonabc for acked bytes (RFC 9438
+ * sec. 4.2-4.4): grow toward W(t + RTT), by at most half the window per
+ * window acknowledged, and never below the Reno-friendly estimate.
+ */
+static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
+				u32 acked)
+{
+	u32 mss = abc_min_u32(a->mss, ABC_CUBIC_MSS_MAX);
+	u32 cwnd = w->w_nonabc;
+	u32 t, d, delta, target, alpha;
+	u64 num, inc;
+
+	if (!w->epoch_on) {
+		w->epoch_on = 1;
+		w->epoch = a->now_us;
+		w->w_est = cwnd;
+		w->est_acc = 0;
+		if (w->w_max > cwnd) {
+			w->k = abc_cubic_k(w->w_max - cwnd, mss);
+			w->origin = w->w_max;
+		} else {
+			w->k = 0;
+			w->origin = cwnd;
+		}
+	}
+	/* t + RTT in ticks; a later epoch start than now counts as 0. */
+	t = (u32)(((u64)(u32)(a->now_us - w->epoch) + a->rtt_us) >>
+		  ABC_CUBIC_TICK_SHIFT);
+	d = t > w->k ? t - w->k : w->k - t;
+	delta = abc_cubic_delta(d, mss);
+	target = t > w->k ? abc_add(w->origin, delta) :
+			    abc_sub(w->origin, delta, 0);
+	target = abc_max_u32(target, cwnd);
+	target = abc_min_u32(target, abc_add(cwnd, cwnd / 2));
+	inc = div_u64((u64)(target - cwnd) * acked, cwnd);
+	cwnd = abc_add(cwnd, (u32)inc);	/* inc <= acked / 2 */
+
+	/* Reno-friendly: W_est += alpha x acked x mss / cwnd, exactly. */
+	alpha = w->w_est >= w->w_max ? ABC_CUBIC_SCALE : ABC_CUBIC_ALPHA;
+	num = (((u64)acked * mss * alpha) >> 10) + w->est_acc;
+	inc = div_u64_rem(num, w->w_nonabc, &w->est_acc);
+	w->w_est = abc_add(w->w_est, inc > ABC_WIN_MAX ? ABC_WIN_MAX : (u32)inc);
+
+	w->w_nonabc = abc_max_u32(cwnd, w->w_est);
+}
+
+/* Per ACK: Eq. 3 on w_abc, CUBIC on w_nonabc, then the 2 x in-flight cap. */
 static inline enum abc_event abc_on_ack(struct abc_window *w,
 					const struct abc_ack *a)
 {
@@ -252,7 +382,7 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 		}
 	}
 
-	/* Reno: slow start up to ssthresh, then one MSS per window. */
+	/* Slow start up to ssthresh, then CUBIC. */
 	if (!a->recovery) {
 		u32 acked = a->acked;
 
@@ -264,8 +394,7 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 			acked -= ss;
 		}
 		if (acked && w->w_nonabc >= w->ssthresh)
-			w->w_nonabc = abc_ai(w->w_nonabc, &w->nonabc_acc,
-					     acked, a->mss);
+			abc_cubic_ca(w, a, acked);
 	}
 
 	/* sec. 4.1: neither window may exceed twice what is in flight. */
@@ -274,11 +403,12 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 					   ABC_WIN_MAX / a->mss) * a->mss);
 	w->w_abc = abc_max_u32(abc_min_u32(w->w_abc, cap), lo);
 	w->w_nonabc = abc_max_u32(abc_min_u32(w->w_nonabc, cap), lo);
+	w->w_est = abc_min_u32(w->w_est, cap);
 	return ev;
 }
 
 /*
- * Loss: fast recovery (rto false) halves w_nonabc from the window in
+ * Loss: fast recovery (rto false) cuts w_nonabc to beta x the window in
  * use, cwnd bytes; an RTO also restarts it from the floor in slow start.
  * cut false: already reduced for this episode (RTO during recovery).
  */
@@ -291,20 +421,31 @@ static inline enum abc_event abc_on_loss(struct abc_window *w, u32 cwnd,
 		abc_nonabc_cut(w, cwnd, mss);
 	if (rto) {
 		w->w_nonabc = abc_floor(mss);
-		w->nonabc_acc = 0;
+		w->epoch_on = 0;
 		return ABC_EV_RTO;
 	}
 	return ABC_EV_LOSS;
 }
 
-/* The loss was spurious: restore w_nonabc and its threshold. */
+/*
+ * Sending restarts after an idle period: start a new CUBIC epoch, so
+ * the idle time does not count as time spent growing toward W_max.
+ */
+static inline void abc_on_idle_restart(struct abc_window *w)
+{
+	w->epoch_on = 0;
+}
+
+/* The loss was spurious: restore w_nonabc, its threshold and W_max. */
 static inline enum abc_event abc_on_undo(struct abc_window *w)
 {
 	if (!w->prior_w_nonabc)
 		return ABC_EV_NONE;
 	w->w_nonabc = abc_max_u32(w->w_nonabc, w->prior_w_nonabc);
 	w->ssthresh = abc_max_u32(w->ssthresh, w->prior_ssthresh);
+	w->w_max = w->prior_w_max;
 	w->prior_w_nonabc = 0;
+	w->epoch_on = 0;
 	return ABC_EV_UNDO;
 }
 

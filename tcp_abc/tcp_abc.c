@@ -17,7 +17,7 @@
  *  - cong_control sets cwnd from min(w_abc, w_nonabc) on every ACK, so
  *    the stack's own reductions never apply.  ECE from a brake makes the
  *    stack enter CWR and call .ssthresh, which returns w_nonabc's
- *    threshold unchanged: a brake never halves anything.  With
+ *    threshold unchanged: a brake never cuts anything.  With
  *    cong_control the stack does no PRR and no cwnd = ssthresh at the
  *    end of CWR.
  *  - loss is seen in set_state (Recovery, Loss) rather than in .ssthresh,
@@ -30,7 +30,8 @@
  *    brake none), which sch_abc's Eq. 2 assumes.  A pacer that falls
  *    behind (late timers) would also lower in-flight, and with it the
  *    2 x in-flight cap, and so the window, in a downward spiral.
- *  - a peer that did not negotiate ECN gets w_nonabc alone (Reno) and
+ *  - w_nonabc is CUBIC (RFC 9438), timed by tcp_mstamp and srtt.
+ *  - a peer that did not negotiate ECN gets w_nonabc alone (CUBIC) and
  *    the ops without TCP_CONG_NEEDS_ECN, so that our packets are sent
  *    Not-ECT, as DCTCP does.
  */
@@ -92,7 +93,7 @@ static void abc_init(struct sock *sk)
 	ca->ece = 0;
 
 	/*
-	 * No ECN with the peer: Reno on w_nonabc alone, and our packets
+	 * No ECN with the peer: CUBIC on w_nonabc alone, and our packets
 	 * must not claim ECT.  tcp_init_congestion_control() sets ECT after
 	 * .init for a TCP_CONG_NEEDS_ECN ops, so switch to the same
 	 * callbacks without that flag (as DCTCP does).
@@ -130,6 +131,8 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	a.acked = min_t(u64, (u64)a.pkts * mss, ABC_WIN_MAX);
 	a.mss = mss;
 	a.inflight = min_t(u64, (u64)rs->prior_in_flight * mss, ABC_WIN_MAX);
+	a.now_us = (u32)tp->tcp_mstamp;
+	a.rtt_us = tp->srtt_us >> 3;
 	a.ecn = abc_ecn_ok(tp);
 	a.ece = a.ecn && ca->ece;
 	a.recovery = state == TCP_CA_Recovery;
@@ -191,6 +194,8 @@ static void abc_ce_event(struct sock *sk, u8 ce)
 
 static void abc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
+	struct abc_sock *ca = inet_csk_ca(sk);
+
 	switch (ev) {
 	case CA_EVENT_ECN_IS_CE:
 		abc_ce_event(sk, 1);
@@ -198,13 +203,16 @@ static void abc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	case CA_EVENT_ECN_NO_CE:
 		abc_ce_event(sk, 0);
 		break;
+	case CA_EVENT_TX_START:
+		abc_on_idle_restart(&ca->win);
+		break;
 	default:
 		break;
 	}
 }
 
 /*
- * Loss, not ECE: Reno's cut of w_nonabc on entering fast recovery, and
+ * Loss, not ECE: CUBIC's cut of w_nonabc on entering fast recovery, and
  * a restart on RTO (only one cut when the RTO comes during recovery).
  */
 static void abc_set_state(struct sock *sk, u8 new_state)

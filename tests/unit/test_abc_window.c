@@ -7,13 +7,17 @@
  *    RTT, and a constant f < 0.5 settles at w = 1 / (1 - 2f) (sec. 3.1.3)
  *    with Algorithm 1's deterministic marking.
  *  - byte counting: stretch ACKs and odd byte counts count exactly.
- *  - the two windows: min(w_abc, w_nonabc), Reno on w_nonabc (slow start,
- *    halving on loss, RTO restart, undo), brakes never touching w_nonabc,
- *    and the 2 x in-flight cap on both (sec. 4.1).
+ *  - the two windows: min(w_abc, w_nonabc), slow start on w_nonabc, the
+ *    cut to 0.7 on loss, RTO restart, undo, brakes never touching
+ *    w_nonabc, and the 2 x in-flight cap on both (sec. 4.1).
+ *  - CUBIC on w_nonabc against RFC 9438's formulas in double: the cubic
+ *    W(t) = C (t - K)^3 + W_max over time, the Reno-friendly region, fast
+ *    convergence, the 1.5 x per RTT bound, K and C d^3 at the extremes.
  *  - the legacy-ECN detector: interleaved marks never trip it, runs of
  *    marks do, once per round, and it recovers.
  *  - the non-ECN fallback, floors, overflow, and random ACKs (fuzz).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +28,10 @@
 #define PK(n)	((u32)(n) * MSS)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* The clock and RTT the ACKs carry (CUBIC's time). */
+static u32 now_us;
+static u32 rtt_us = 40000;
+
 /* One ACK of pkts packets; inflight is the window in use (cwnd-limited). */
 static enum abc_event ack(struct abc_window *w, u32 pkts, bool ece,
 			  bool round_start)
@@ -33,6 +41,8 @@ static enum abc_event ack(struct abc_window *w, u32 pkts, bool ece,
 		.pkts = pkts,
 		.mss = MSS,
 		.inflight = abc_window_bytes(w, true),
+		.now_us = now_us,
+		.rtt_us = rtt_us,
 		.ecn = true,
 		.ece = ece,
 		.round_start = round_start,
@@ -218,7 +228,8 @@ static void test_two_windows(void)
 {
 	struct abc_window w;
 	struct abc_ack a = { .mss = MSS, .ecn = true };
-	u32 i, th;
+	u32 i, th, cut;
+	enum abc_event ev;
 
 	/* w_nonabc: Reno slow start doubles per RTT, in bytes. */
 	abc_window_init(&w, 10, MSS);
@@ -242,39 +253,215 @@ static void test_two_windows(void)
 	    "the sender uses min(w_abc, w_nonabc)", "w_abc %u w_nonabc %u",
 	    w.w_abc / MSS, w.w_nonabc / MSS);
 
-	/* Loss: w_nonabc = cwnd / 2, then congestion avoidance. */
+	/* Loss: w_nonabc = 0.7 x cwnd (CUBIC's beta), W_max = cwnd. */
 	abc_window_init(&w, 10, MSS);
 	w.w_abc = PK(100);
 	w.w_nonabc = PK(100);
-	tap(abc_on_loss(&w, PK(100), MSS, false, true) == ABC_EV_LOSS &&
-	    w.w_nonabc == PK(50) && w.ssthresh == PK(50) &&
-	    abc_window_bytes(&w, true) == PK(50),
-	    "loss halves w_nonabc and the window in use", "w_nonabc %u packets",
-	    w.w_nonabc / MSS);
-	for (i = 0; i < 50; i++)
+	cut = PK(100) * 717ULL / 1024;
+	ev = abc_on_loss(&w, PK(100), MSS, false, true);
+	tap(ev == ABC_EV_LOSS && w.w_nonabc == cut && w.ssthresh == cut &&
+	    w.w_max == PK(100) && abc_window_bytes(&w, true) == cut,
+	    "loss cuts w_nonabc and the window in use to 0.7 x cwnd",
+	    "w_nonabc %.2f packets", (double)w.w_nonabc / MSS);
+	for (i = 0; i < 70; i++)
 		ack(&w, 1, false, false);
-	tap(w.w_nonabc == PK(51), "w_nonabc after loss: +1 MSS per RTT (Reno)",
-	    "50 -> %.2f packets in one RTT", (double)w.w_nonabc / MSS);
+	tap(w.w_nonabc > cut, "w_nonabc grows again after the loss",
+	    "70 -> %.2f packets in one RTT", (double)w.w_nonabc / MSS);
 	a.acked = MSS;
 	a.pkts = 1;
-	a.inflight = PK(51);
+	a.inflight = PK(71);
 	a.recovery = true;
 	th = w.w_nonabc;
 	abc_on_ack(&w, &a);
 	tap(w.w_nonabc == th, "w_nonabc does not grow in fast recovery", NULL);
-	tap(abc_on_undo(&w) == ABC_EV_UNDO && w.w_nonabc == PK(100) &&
-	    w.ssthresh == ABC_SSTHRESH_INF, "undo restores w_nonabc and its threshold",
-	    "w_nonabc %u packets", w.w_nonabc / MSS);
+	ev = abc_on_undo(&w);
+	tap(ev == ABC_EV_UNDO && w.w_nonabc == PK(100) &&
+	    w.ssthresh == ABC_SSTHRESH_INF && w.w_max == 0 && !w.epoch_on,
+	    "undo restores w_nonabc, its threshold and W_max",
+	    "w_nonabc %u packets, W_max %u", w.w_nonabc / MSS, w.w_max);
 	tap(abc_on_undo(&w) == ABC_EV_NONE, "a second undo does nothing", NULL);
 
 	/* RTO: cut once, restart from the floor in slow start. */
 	abc_on_loss(&w, PK(100), MSS, true, true);
-	tap(w.w_nonabc == PK(ABC_MIN_PKTS) && w.ssthresh == PK(50),
-	    "RTO: w_nonabc restarts at the floor, ssthresh = cwnd / 2",
-	    "w_nonabc %u, ssthresh %u packets", w.w_nonabc / MSS, w.ssthresh / MSS);
+	tap(w.w_nonabc == PK(ABC_MIN_PKTS) && w.ssthresh == cut,
+	    "RTO: w_nonabc restarts at the floor, ssthresh = 0.7 x cwnd",
+	    "w_nonabc %u, ssthresh %.2f packets", w.w_nonabc / MSS,
+	    (double)w.ssthresh / MSS);
 	abc_on_loss(&w, PK(40), MSS, true, false);
-	tap(w.ssthresh == PK(50), "RTO during recovery: no second cut",
-	    "ssthresh %u packets", w.ssthresh / MSS);
+	tap(w.ssthresh == cut, "RTO during recovery: no second cut",
+	    "ssthresh %.2f packets", (double)w.ssthresh / MSS);
+}
+
+/*
+ * Run w_nonabc alone (w_abc never limits) ACK-clocked for secs seconds:
+ * one ACK per packet, a window's packets spread evenly over one RTT.
+ * Stores the window in packets at the start of each round in win[],
+ * with the time since the start in t[]; returns the number of rounds.
+ */
+static u32 run_cubic(struct abc_window *w, double secs, double *t, double *win,
+		     u32 max)
+{
+	u32 start = now_us, r, i, n;
+
+	for (r = 0; r < max && now_us - start < secs * 1e6; r++) {
+		t[r] = (now_us - start) / 1e6;
+		win[r] = (double)w->w_nonabc / MSS;
+		n = w->w_nonabc / MSS;
+		for (i = 0; i < n; i++) {
+			w->w_abc = ABC_WIN_MAX;
+			now_us += rtt_us / n;
+			ack(w, 1, false, i == 0);
+		}
+	}
+	return r;
+}
+
+/*
+ * RFC 9438 in double, one RTT at a time: the cubic W(t) = C (t - K)^3 +
+ * W_max and the Reno-friendly W_est (+alpha per RTT, +1 once it reaches
+ * W_max); the window is the larger, bounded by 1.5 x per RTT.
+ */
+static void ref_cubic(double wmax, double w0, double rtt, u32 rounds,
+		      double *win)
+{
+	double k = cbrt(wmax * 0.3 / 0.4), est = w0, w = w0, c;
+	u32 r;
+
+	for (r = 0; r < rounds; r++) {
+		win[r] = w;
+		c = 0.4 * pow((r + 1) * rtt - k, 3) + wmax;
+		est += est >= wmax ? 1.0 : 3 * 0.3 / 1.7;
+		if (c > 1.5 * w)
+			c = 1.5 * w;
+		w = c > est ? (c > w ? c : w) : est;
+	}
+}
+
+static void test_cubic(void)
+{
+	static double t[4096], win[4096], ref[4096];
+	double err, worst = 0, at = 0, k, dk, x;
+	struct abc_window w;
+	u32 n, r, i, th, bad;
+	u64 v;
+
+	/* From W_max = 100 packets, 100 ms RTT: concave, plateau, convex. */
+	rtt_us = 100000;
+	abc_window_init(&w, 10, MSS);
+	w.w_nonabc = PK(100);
+	abc_on_loss(&w, PK(100), MSS, false, true);
+	n = run_cubic(&w, 8.0, t, win, 4096);
+	ref_cubic(100, (double)w.ssthresh / MSS, 0.1, n, ref);
+	for (r = 5; r < n; r++) {
+		err = fabs(win[r] - ref[r]) / ref[r];
+		if (err > worst) {
+			worst = err;
+			at = t[r];
+		}
+	}
+	tap(n > 70 && worst < 0.03,
+	    "CUBIC: w_nonabc follows RFC 9438's W(t) within 3% over 8 s after a loss",
+	    "%u rounds, worst %.2f%% at %.1f s; 1 s: %.1f (ref %.1f), 4.2 s: %.1f, 8 s: %.1f (ref %.1f)",
+	    n, 100 * worst, at, win[10], ref[10], win[42], win[n - 1], ref[n - 1]);
+	k = cbrt(75.0);
+	tap(win[(u32)(k * 10)] > 98 && win[(u32)(k * 10)] < 101.5 &&
+	    win[10] - win[0] > win[(u32)(k * 10)] - win[(u32)(k * 10) - 10],
+	    "CUBIC: concave up to the plateau at W_max = 100 at t = K = 4.2 s",
+	    "first second +%.1f packets, the second before K +%.1f, at K %.1f",
+	    win[10] - win[0], win[(u32)(k * 10)] - win[(u32)(k * 10) - 10],
+	    win[(u32)(k * 10)]);
+
+	/* Short RTT, small window: the Reno-friendly estimate governs. */
+	rtt_us = 10000;
+	abc_window_init(&w, 10, MSS);
+	w.w_nonabc = PK(20);
+	abc_on_loss(&w, PK(20), MSS, false, true);
+	n = run_cubic(&w, 1.0, t, win, 4096);
+	ref_cubic(20, (double)w.ssthresh / MSS, 0.01, n, ref);
+	err = fabs(win[n - 1] - ref[n - 1]) / ref[n - 1];
+	tap(err < 0.05 && win[n - 1] > 80,
+	    "CUBIC: the Reno-friendly region at 10 ms RTT (cubic alone stays near 20)",
+	    "after 1 s %.1f packets, reference %.1f", win[n - 1], ref[n - 1]);
+
+	/* Fast convergence: a cut below the last W_max lowers the plateau. */
+	abc_window_init(&w, 10, MSS);
+	abc_on_loss(&w, PK(100), MSS, false, true);
+	abc_on_loss(&w, PK(80), MSS, false, true);
+	tap(w.w_max == PK(80) * 870ULL / 1024 && w.w_nonabc == PK(80) * 717ULL / 1024,
+	    "CUBIC fast convergence: W_max = 0.85 x cwnd when cwnd < the last W_max",
+	    "W_max %.1f, w_nonabc %.1f packets", (double)w.w_max / MSS,
+	    (double)w.w_nonabc / MSS);
+
+	/* After a long quiet time far past K, one RTT grows at most 1.5 x. */
+	rtt_us = 40000;
+	abc_window_init(&w, 10, MSS);
+	abc_on_loss(&w, PK(100), MSS, false, true);
+	run_cubic(&w, 0.1, t, win, 4096);
+	now_us += 600000000;
+	th = w.w_nonabc;
+	run_cubic(&w, 0.04, t, win, 1);
+	tap(w.w_nonabc <= th + th / 2 + MSS && w.w_nonabc > th + th / 4,
+	    "CUBIC: far past K the window grows by at most 1.5 x per RTT",
+	    "%.1f -> %.1f packets in one RTT", (double)th / MSS,
+	    (double)w.w_nonabc / MSS);
+
+	/* K and C d^3 against double over the whole range. */
+	worst = 0;
+	for (i = 0; i < 2000; i++) {
+		u32 dw = (u32)(rnd64() % ABC_WIN_MAX) + 1;
+		u32 mss = (u32)(rnd64() % 9000) + 500;
+
+		k = cbrt(dw / (double)mss / 0.4) * 1e6 / 1024;
+		dk = fabs(abc_cubic_k(dw, mss) - k);
+		if (dk > 1 && dk / k > worst)
+			worst = dk / k;
+	}
+	tap(worst < 1e-3, "CUBIC: K = cbrt((W_max - W) / C) within 0.1% (or 1 tick)",
+	    "worst %.2e", worst);
+	worst = 0;
+	for (i = 0; i < 2000; i++) {
+		u32 d = (u32)(rnd64() % ABC_CUBIC_T_MAX) + 1;
+
+		x = 0.4 * pow(d * 1.024e-3, 3) * MSS;
+		if (x > ABC_WIN_MAX)
+			x = ABC_WIN_MAX;
+		err = fabs(abc_cubic_delta(d, MSS) - x);
+		if (err > MSS && err / x > worst)
+			worst = err / x;
+	}
+	tap(worst < 2e-3, "CUBIC: C d^3 in bytes within 0.2% (or 1 MSS) up to 35 min",
+	    "worst %.2e", worst);
+	bad = 0;
+	for (i = 0; i < 100000; i++) {
+		u64 y;
+
+		v = i < 64 ? 1ULL << i : rnd64() >> (rnd64() % 64);
+		y = abc_cbrt(v);
+		if (y * y * y > v || (y + 1 <= 2642245 && (y + 1) * (y + 1) * (y + 1) <= v))
+			bad++;
+	}
+	v = U64_MAX;
+	tap(!bad && abc_cbrt(v) == 2642245, "abc_cbrt is floor(cbrt(x)) for any u64",
+	    "%u wrong", bad);
+
+	/* A 1 GiB W_max at 1 s RTTs: no wrap, the window only grows. */
+	rtt_us = 1000000;
+	abc_window_init(&w, 10, MSS);
+	abc_on_loss(&w, ABC_WIN_MAX, MSS, false, true);
+	th = w.w_nonabc;
+	bad = 0;
+	for (i = 0; i < 200000; i++) {
+		u32 before = w.w_nonabc;
+
+		w.w_abc = ABC_WIN_MAX;
+		now_us += 20000;
+		ack(&w, 64, false, false);
+		if (w.w_nonabc < before || w.w_nonabc > ABC_WIN_MAX)
+			bad++;
+	}
+	tap(!bad && w.w_nonabc > th, "CUBIC at 1 GiB and 1 s RTT: monotone, bounded",
+	    "%.0f -> %.0f packets", (double)th / MSS, (double)w.w_nonabc / MSS);
+	rtt_us = 40000;
 }
 
 static void test_caps(void)
@@ -369,7 +556,7 @@ static void test_legacy(void)
 		}
 	}
 	tap(w.legacy && cuts >= 4 && cuts <= 12,
-	    "runs of CE switch to legacy ECN: w_nonabc halves at most once per round",
+	    "runs of CE switch to legacy ECN: w_nonabc is cut at most once per round",
 	    "legacy %u, %u cuts in 12 rounds, score %d", w.legacy, cuts, w.score);
 
 	/* Back to interleaved marks: legacy mode ends. */
@@ -393,7 +580,7 @@ static void test_noecn(void)
 		abc_on_ack(&w, &a);
 	tap(abc_window_bytes(&w, false) == w.w_nonabc && w.w_nonabc == PK(40) &&
 	    w.brake == 0 && w.accel == 0,
-	    "non-ECN peer: Reno on w_nonabc alone, ECE ignored",
+	    "non-ECN peer: w_nonabc alone, ECE ignored",
 	    "window %u packets", abc_window_bytes(&w, false) / MSS);
 }
 
@@ -418,9 +605,12 @@ static void test_fuzz(void)
 			.ece = rnd64() & 1,
 			.round_start = rnd64() % 16 == 0,
 			.recovery = rnd64() % 32 == 0,
+			.rtt_us = (u32)(rnd64() % 2000000),
 		};
 		u32 lo, cap;
 
+		now_us += rnd64() % 256 == 0 ? (u32)rnd64() : (u32)(rnd64() % 5000);
+		a.now_us = now_us;
 		a.pkts = (u32)(rnd64() % 8);
 		a.acked = rnd64() % 64 == 0 ? (u32)rnd64() : a.pkts * a.mss;
 		a.inflight = rnd64() % 64 == 0 ? (u32)rnd64() :
@@ -461,6 +651,7 @@ int main(void)
 	test_steady_state();
 	test_bytes();
 	test_two_windows();
+	test_cubic();
 	test_caps();
 	test_edges();
 	test_legacy();
