@@ -8,11 +8,17 @@
 #    measured; without jitter it is under 1 ms).  The guest's noise only ever
 #    adds delay, in spikes that reach p95 of 40 samples (p95 - p50 was
 #    3.8 ms without jitter in one CI run) but not the median or the minimum.
-# 2. A CUBIC flow for 8 s with 5 ms jitter: header captures at the far end
-#    of each direction show no data packet and no ACK arriving out of order
+# 2. Jitter on both directions (--jitter-path both, 10 ms uniform on each):
+#    the lowest of 100 idle RTTs falls below 27 ms.  ACK-path jitter alone
+#    cannot go below 40 - 10 = 30 ms; the sum of two independent +-10 ms
+#    draws is below -13 ms with probability 6 %, so 100 pings miss it with
+#    probability 0.2 %.  The guest's noise only ever adds delay.
+# 3. A CUBIC flow for 8 s with 5 ms jitter on both directions: header
+#    captures at the far end of each direction show no data packet and no
+#    ACK arriving out of order
 #    (Linux numbers a TCP socket's IP IDs in send order, so an ID lower than
 #    one already seen is a reordered packet; drops only leave gaps).
-# 3. Control: plain netem jitter (--jitter-mode reorder) does reorder ACKs,
+# 4. Control: plain netem jitter (--jitter-mode reorder) does reorder ACKs,
 #    which shows the check above can see reordering.
 
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +46,17 @@ else
 	tap_diag "$(cat "$OUT/ping.log")"
 fi
 
+if "$NETLAB" ping --rtt 40ms --jitter 10ms --jitter-path both --count 100 --ping-interval 0.05 \
+	--out "$OUT/ping-both" >/dev/null 2>"$OUT/ping-both.log"; then
+	tap_diag "$(cat "$OUT/ping-both.log")"
+	lo=$(jq -r '.ping[0].min' "$OUT/ping-both/ping.json")
+	tap_check "$(fle "$lo" 27)" "jitter on both directions: an RTT below 40 - 13 ms" \
+		"$(printf 'min %.2f ms, p50 %.2f ms of 100' "$lo" "$(jq -r '.ping[0].p50' "$OUT/ping-both/ping.json")")"
+else
+	tap_fail "jitter on both directions: an RTT below 40 - 13 ms" "netlab ping failed"
+	tap_diag "$(cat "$OUT/ping-both.log")"
+fi
+
 run_flow() { # NAME SECONDS ARGS...
 	local name=$1 secs=$2
 	shift 2
@@ -47,7 +64,7 @@ run_flow() { # NAME SECONDS ARGS...
 		--duration "$secs" --pcap --out "$OUT/$name" "$@" 2>"$OUT/$name.log"
 }
 
-if run_flow ordered 8; then
+if run_flow ordered 8 --jitter-path both; then
 	res=$OUT/ordered/result.json
 	tap_diag "$(grep -v '^netlab: result' "$OUT/ordered.log")"
 	tap_diag "reordering: $(jq -c .flows[0].reordering "$res")"
