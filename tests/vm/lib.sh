@@ -45,6 +45,7 @@ _tap_fail=0
 _tap_skip=0
 
 tap_plan() {
+	_tap_plan=$1
 	echo "TAP version 13"
 	echo "1..$1"
 }
@@ -90,6 +91,10 @@ tap_todo() {
 }
 
 tap_done() {
+	if [ -n "${_tap_plan:-}" ] && [ "$_tap_n" -ne "$_tap_plan" ]; then
+		echo "# planned $_tap_plan cases, ran $_tap_n"
+		exit 1
+	fi
 	if [ "$_tap_fail" -gt 0 ]; then exit 1; fi
 	if [ "$_tap_n" -gt 0 ] && [ "$_tap_skip" -eq "$_tap_n" ]; then exit 4; fi
 	exit 0
