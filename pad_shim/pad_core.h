@@ -71,6 +71,10 @@
 /* bucket depth: a few packets, or 1 ms at mu, whichever is larger */
 #define PAD_DEPTH_PKTS		4
 #define PAD_DEPTH_US		1000
+/* fraction bits of held_avg */
+#define PAD_AVG_SHIFT		8
+/* held_avg saturates here */
+#define PAD_AVG_MAX		((u32)U32_MAX >> PAD_AVG_SHIFT)
 /* lambda is capped here (about 50 Tbit/s at 1500 B): products fit u64 */
 #define PAD_MAX_RATE		BIT_ULL(36)
 /* time differences are capped at 16 s before they multiply a rate */
@@ -95,6 +99,9 @@ struct pad_core {
 	u64 tokens;	/* release credit, packets << PAD_RATE_SHIFT */
 	u32 last_us;	/* time of the previous ACK */
 	u32 held;	/* packets ACKed but not yet shown to the inner CCA */
+	u32 held_avg;	/* held, averaged over an srtt of deliveries,
+			 * packets << PAD_AVG_SHIFT
+			 */
 	u8 cp_head;	/* next checkpoint to write */
 	u8 cp_count;
 	u8 positive;	/* ACK buffer non-empty */
@@ -169,6 +176,40 @@ static inline void pad_update_lambda(struct pad_core *c,
 	}
 	l = div64_u64((u64)(a->delivered - old->dlv) << PAD_RATE_SHIFT, span);
 	c->lambda = l < PAD_MAX_RATE ? l : PAD_MAX_RATE;
+}
+
+/*
+ * held over the last srtt's deliveries, for the rate sample: the sample
+ * starts where its packet was sent, at a delivered count about one srtt
+ * of ACKs back.  Each ACK weighs by the packets it acknowledges, in an
+ * average over win packets (what lambda delivers in an srtt).
+ */
+static inline void pad_average_held(struct pad_core *c, u32 held, u32 acked,
+				    u32 win)
+{
+	u32 h = (held < PAD_AVG_MAX ? held : PAD_AVG_MAX) << PAD_AVG_SHIFT;
+	u64 step;
+
+	if (!acked || h == c->held_avg)	/* passive mode: nothing to do */
+		return;
+	if (acked >= win) {
+		c->held_avg = h;
+		return;
+	}
+	if (h > c->held_avg) {
+		step = div_u64((u64)(h - c->held_avg) * acked, win);
+		c->held_avg += (u32)step;
+	} else {
+		/* rounded up, so that it reaches 0 again */
+		step = div_u64((u64)(c->held_avg - h) * acked + win - 1, win);
+		c->held_avg -= (u32)step;
+	}
+}
+
+/* held_avg in packets, rounded */
+static inline u32 pad_held_avg(const struct pad_core *c)
+{
+	return (c->held_avg + (1U << (PAD_AVG_SHIFT - 1))) >> PAD_AVG_SHIFT;
 }
 
 /*
@@ -248,12 +289,26 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 		c->tokens = credit < depth ? credit : depth;
 	}
 
-	if (a->rs_delivered < 0)
+	srtt = a->srtt_us < PAD_MAX_DT_US ? a->srtt_us : PAD_MAX_DT_US;
+	n = (mu * srtt) >> PAD_RATE_SHIFT;	/* < 2^37 */
+	pad_average_held(c, c->held, a->acked, n < U32_MAX ? (u32)n : U32_MAX);
+	if (a->rs_delivered < 0) {
 		o->delivered = a->rs_delivered;
-	else if ((u32)a->rs_delivered > c->held)
-		o->delivered = a->rs_delivered - (s32)c->held;
-	else
-		o->delivered = 0;
+	} else {
+		/*
+		 * Over the sample the inner CCA saw delivered less what is
+		 * held now, plus what was held when it began (its packet's
+		 * send, about an srtt of deliveries ago; taken as the
+		 * average over those).  Only a cut is applied, never a
+		 * raise: BBR keeps the maximum of its samples, so one
+		 * raised above the stack's would stay for ten rounds.
+		 */
+		u32 avg = pad_held_avg(c);
+		u32 cut = c->held > avg ? c->held - avg : 0;
+
+		o->delivered = (u32)a->rs_delivered > cut ?
+			       a->rs_delivered - (s32)cut : 0;
+	}
 
 	c->positive = c->held > 0;
 	if (c->positive == was)
