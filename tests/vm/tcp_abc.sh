@@ -202,7 +202,7 @@ read -r _ ect1 noect1 < <(rx_ecn)
 gpc=$(gp_mbit cubic-noecn)
 gp=$(gp_mbit abc-noecn)
 tap_check "$(fge "$gp" "$(awk -v c="$gpc" 'BEGIN {print c / 2}')")" \
-	"non-ECN peer: abc falls back to Reno, at least half of CUBIC's goodput on the same path" \
+	"non-ECN peer: abc falls back to CUBIC on w_nonabc, at least half of CUBIC's goodput on the same path" \
 	"abc $gp Mbit/s, cubic $gpc Mbit/s (link 20)"
 ssl=$(grep 'cwnd:' "$RESULTS/abc-noecn.ss" | tail -n 1)
 tap_check "$(grep -q 'dctcp:fallback_mode' <<<"$ssl" && ! grep -q ' ecn ' <<<" $ssl " && echo 1)" \
@@ -228,7 +228,7 @@ ncut=$(grep -c 'ev=legacy_cut' "$RESULTS/abc-legacy.trace")
 # Known miss (Documentation/tcp_abc.rst): a 2 ms threshold toggles at
 # packet scale, runs of 2-5 marks, which the detector leaves undecided.
 tap_todo "$([ "$ncut" -gt 0 ] && echo 1)" \
-	"legacy-ECN detector: a step marker's runs of CE switch w_nonabc to RFC 3168 halving" \
+	"legacy-ECN detector: a step marker's runs of CE switch w_nonabc to RFC 3168 cuts" \
 	"$nleg of $(grep -c . "$RESULTS/abc-legacy.trace") updates in legacy mode, $ncut cuts" \
 	"short runs of a 2 ms ce_threshold are not classified"
 
