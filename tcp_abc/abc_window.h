@@ -315,7 +315,7 @@ static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 			w->origin = cwnd;
 		}
 	}
-	/* t + RTT in ticks; a later epoch start than now counts as 0. */
+	/* t + RTT in ticks (now_us - epoch is wrap-safe, as the clock). */
 	t = (u32)(((u64)(u32)(a->now_us - w->epoch) + a->rtt_us) >>
 		  ABC_CUBIC_TICK_SHIFT);
 	d = t > w->k ? t - w->k : w->k - t;
