@@ -337,6 +337,22 @@ static void ref_cubic(double wmax, double w0, double rtt, u32 rounds,
 	}
 }
 
+/* A loss at wmax packets, then secs of run_cubic() and ref_cubic(). */
+static u32 cubic_after_loss(u32 wmax, u32 rtt, double secs, double *t,
+			    double *win, double *ref)
+{
+	struct abc_window w;
+	u32 n;
+
+	rtt_us = rtt;
+	abc_window_init(&w, 10, MSS);
+	w.w_nonabc = PK(wmax);
+	abc_on_loss(&w, PK(wmax), MSS, false, true);
+	n = run_cubic(&w, secs, t, win, 4096);
+	ref_cubic(wmax, (double)w.ssthresh / MSS, rtt / 1e6, n, ref);
+	return n;
+}
+
 static void test_cubic(void)
 {
 	static double t[4096], win[4096], ref[4096];
@@ -346,12 +362,7 @@ static void test_cubic(void)
 	u64 v;
 
 	/* From W_max = 100 packets, 100 ms RTT: concave, plateau, convex. */
-	rtt_us = 100000;
-	abc_window_init(&w, 10, MSS);
-	w.w_nonabc = PK(100);
-	abc_on_loss(&w, PK(100), MSS, false, true);
-	n = run_cubic(&w, 8.0, t, win, 4096);
-	ref_cubic(100, (double)w.ssthresh / MSS, 0.1, n, ref);
+	n = cubic_after_loss(100, 100000, 8.0, t, win, ref);
 	for (r = 5; r < n; r++) {
 		err = fabs(win[r] - ref[r]) / ref[r];
 		if (err > worst) {
@@ -372,12 +383,7 @@ static void test_cubic(void)
 	    win[(u32)(k * 10)]);
 
 	/* Short RTT, small window: the Reno-friendly estimate governs. */
-	rtt_us = 10000;
-	abc_window_init(&w, 10, MSS);
-	w.w_nonabc = PK(20);
-	abc_on_loss(&w, PK(20), MSS, false, true);
-	n = run_cubic(&w, 1.0, t, win, 4096);
-	ref_cubic(20, (double)w.ssthresh / MSS, 0.01, n, ref);
+	n = cubic_after_loss(20, 10000, 1.0, t, win, ref);
 	err = fabs(win[n - 1] - ref[n - 1]) / ref[n - 1];
 	tap(err < 0.05 && win[n - 1] > 80,
 	    "CUBIC: the Reno-friendly region at 10 ms RTT (cubic alone stays near 20)",
