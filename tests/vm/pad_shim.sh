@@ -5,7 +5,8 @@
 # pad_bbr registered around tcp_bbr (loaded first or requested), selected
 # per socket (iperf3 -C pad_bbr, setsockopt), both unload orders (tcp_bbr
 # refused while wrapped, pad_shim refused while a socket uses pad_bbr,
-# then both unload), inner=bbr,etc with tcp_etc, counters and tracepoint.
+# then both unload), inner=bbr,etc with tcp_etc and inner=bbr,pcc with
+# tcp_pcc, counters and tracepoint.
 # The steady-link comparison with bbr is tests/vm/pad_shim_steady.sh.
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -13,10 +14,11 @@ require_tools iperf3 jq
 
 ko=$MODDIR/pad_shim/pad_shim.ko
 etc_ko=$MODDIR/tcp_etc/tcp_etc.ko
+pcc_ko=$MODDIR/tcp_pcc/tcp_pcc.ko
 P=/sys/module/pad_shim/parameters
 NS=pad-lo
 
-tap_plan 18
+tap_plan 22
 
 if [ ! -f "$ko" ]; then
 	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
@@ -30,6 +32,7 @@ cleanup() {
 trap cleanup EXIT
 rmmod pad_shim 2>/dev/null
 rmmod tcp_etc 2>/dev/null
+rmmod tcp_pcc 2>/dev/null
 
 loaded() { grep -q "^$1 " /proc/modules; }
 avail() { cat /proc/sys/net/ipv4/tcp_available_congestion_control; }
@@ -156,41 +159,52 @@ unload pad_shim && u1=yes || u1=no
 rmmod tcp_bbr 2>/dev/null && u2=yes || u2=no
 tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "and both unload again" "pad_shim $u1, tcp_bbr $u2"
 
-# ---- inner=bbr,etc
-if [ -f "$etc_ko" ] && insmod "$etc_ko" 2>/dev/null; then
+# ---- inner=bbr,NAME with this project's tcp_NAME: registers pad_NAME,
+# a flow runs on it, tcp_NAME is pinned, both unload.  Four cases.
+check_project_inner() {	# check_project_inner NAME KO PORT
+	local name=$1 mko=$2 port=$3 err bps mid u1 u2 t
+	local cases=("inner=bbr,$name registers pad_bbr and pad_$name"
+		     "iperf3 -C pad_$name over loopback"
+		     "rmmod tcp_$name refused while pad_$name wraps it"
+		     "pad_shim, then tcp_$name unload")
+
+	if [ ! -f "$mko" ] || ! insmod "$mko" 2>/dev/null; then
+		for t in "${cases[@]}"; do
+			tap_skip "$t" "tcp_$name not built or not loadable"
+		done
+		return
+	fi
 	modprobe tcp_bbr
-	if err=$(insmod "$ko" inner=bbr,etc 2>&1); then
-		tap_check "$(grep -qw pad_bbr <<<"$(avail)" && grep -qw pad_etc <<<"$(avail)" && echo 1)" \
-			"inner=bbr,etc registers pad_bbr and pad_etc" "$(avail)"
-		ip netns add $NS
-		ip -n $NS link set lo up
-		ip netns exec $NS iperf3 -s -1 -D -p 5202 >/dev/null 2>&1
-		sleep 0.5
-		ip netns exec $NS iperf3 -c 127.0.0.1 -p 5202 -t 2 -C pad_etc -J >"$RESULTS/pad-etc-lo.json" 2>&1
-		bps=$(jq -r '.end.sum_received.bits_per_second // 0' "$RESULTS/pad-etc-lo.json" 2>/dev/null)
-		ip netns del $NS
-		tap_check "$([ "${bps%.*}" -gt 1000000 ] && echo 1)" "iperf3 -C pad_etc over loopback" \
-			"$(printf '%.0f' "${bps:-0}") bit/s"
-		rmmod tcp_etc 2>/dev/null && mid=unloaded || mid=refused
-		tap_check "$([ $mid = refused ] && echo 1)" "rmmod tcp_etc refused while pad_etc wraps it" "$mid"
-		unload pad_shim && u1=yes || u1=no
-		unload tcp_etc && u2=yes || u2=no
-		tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "pad_shim, then tcp_etc unload" \
-			"pad_shim $u1, tcp_etc $u2"
-	else
-		tap_fail "inner=bbr,etc registers pad_bbr and pad_etc" "$err $(lastmsg)"
-		for t in "iperf3 -C pad_etc over loopback" "rmmod tcp_etc refused while pad_etc wraps it" \
-			"pad_shim, then tcp_etc unload"; do
+	if ! err=$(insmod "$ko" inner=bbr,"$name" 2>&1); then
+		tap_fail "${cases[0]}" "$err $(lastmsg)"
+		for t in "${cases[@]:1}"; do
 			tap_skip "$t" "not loaded"
 		done
-		rmmod tcp_etc 2>/dev/null
+		rmmod "tcp_$name" 2>/dev/null
+		return
 	fi
-else
-	for t in "inner=bbr,etc registers pad_bbr and pad_etc" "iperf3 -C pad_etc over loopback" \
-		"rmmod tcp_etc refused while pad_etc wraps it" "pad_shim, then tcp_etc unload"; do
-		tap_skip "$t" "tcp_etc not built or not loadable"
-	done
-fi
+	tap_check "$(grep -qw pad_bbr <<<"$(avail)" && grep -qw "pad_$name" <<<"$(avail)" && echo 1)" \
+		"${cases[0]}" "$(avail)"
+	ip netns add $NS
+	ip -n $NS link set lo up
+	ip netns exec $NS iperf3 -s -1 -D -p "$port" >/dev/null 2>&1
+	sleep 0.5
+	ip netns exec $NS iperf3 -c 127.0.0.1 -p "$port" -t 2 -C "pad_$name" -J \
+		>"$RESULTS/pad-$name-lo.json" 2>&1
+	bps=$(jq -r '.end.sum_received.bits_per_second // 0' "$RESULTS/pad-$name-lo.json" 2>/dev/null)
+	ip netns del $NS
+	tap_check "$([ "${bps%.*}" -gt 1000000 ] && echo 1)" "${cases[1]}" \
+		"$(printf '%.0f' "${bps:-0}") bit/s"
+	rmmod "tcp_$name" 2>/dev/null && mid=unloaded || mid=refused
+	tap_check "$([ $mid = refused ] && echo 1)" "${cases[2]}" "$mid"
+	unload pad_shim && u1=yes || u1=no
+	unload "tcp_$name" && u2=yes || u2=no
+	tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "${cases[3]}" \
+		"pad_shim $u1, tcp_$name $u2"
+}
+
+check_project_inner etc "$etc_ko" 5202
+check_project_inner pcc "$pcc_ko" 5203
 
 # ---- tracepoint and counters on a short loopback flow
 modprobe tcp_bbr
