@@ -422,20 +422,20 @@ static void test_cubic(void)
 		if (dk > 1 && dk / k > worst)
 			worst = dk / k;
 	}
-	tap(worst < 1e-3, "CUBIC: K = cbrt((W_max - W) / C) within 0.1% (or 1 tick)",
+	tap(worst < 0.001, "CUBIC: K = cbrt((W_max - W) / C) within 0.1% (or 1 tick)",
 	    "worst %.2e", worst);
 	worst = 0;
 	for (i = 0; i < 2000; i++) {
 		u32 d = (u32)(rnd64() % ABC_CUBIC_T_MAX) + 1;
 
-		x = 0.4 * pow(d * 1.024e-3, 3) * MSS;
+		x = 0.4 * pow(d * 0.001024, 3) * MSS;
 		if (x > ABC_WIN_MAX)
 			x = ABC_WIN_MAX;
 		err = fabs(abc_cubic_delta(d, MSS) - x);
 		if (err > MSS && err / x > worst)
 			worst = err / x;
 	}
-	tap(worst < 2e-3, "CUBIC: C d^3 in bytes within 0.2% (or 1 MSS) up to 35 min",
+	tap(worst < 0.002, "CUBIC: C d^3 in bytes within 0.2% (or 1 MSS) up to 35 min",
 	    "worst %.2e", worst);
 	bad = 0;
 	for (i = 0; i < 100000; i++) {
