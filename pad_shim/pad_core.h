@@ -10,7 +10,7 @@
  * to the inner congestion control.  Each ACK the stack hands us is one
  * arrival; pad_on_ack() says how many packets the inner CCA sees as newly
  * delivered on it (acked) and what the rate sample's delivered count
- * becomes (delivered minus what is still held).  Packets are never lost
+ * becomes (less what is held beyond its recent average).  Packets are never lost
  * or counted twice: over any run, the sum of acked shown equals the sum
  * of acked received minus what is held at the end.
  *
