@@ -60,6 +60,13 @@
 /* Rp when bursts give a single ACK each: 1.25 x r_max (sec. 4.3). */
 #define ETC_RP_FALLBACK_NUM	5
 #define ETC_RP_FALLBACK_DEN	4
+/*
+ * At most doubling per round, slow start's pace.  Eq. 1 exceeds it only
+ * while s < 18 % of Rp; a token-bucket shaper (tbf, HTB, a provider's
+ * policer) passes whole bursts at line rate while its bucket is full, so
+ * Rp can be 50x the shaped rate and an uncapped step overshoots by ln(50).
+ */
+#define ETC_MAX_STEP		2
 /* Rates are kept below 2^44 bytes/s (~140 Tbit/s): products stay in u64. */
 #define ETC_MAX_RATE		BIT_ULL(44)
 
@@ -446,6 +453,8 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS) {
 		u64 n = etc_increase(e->rate, e->rp, p->alpha);
 
+		if (n > e->rate * ETC_MAX_STEP)
+			n = e->rate * ETC_MAX_STEP;
 		e->idle_rounds = 0;
 		e->grad_rounds = 0;
 		if (n == e->rate)
