@@ -491,6 +491,17 @@ static void sim_reset_queue_stats(struct sim *s)
 	s->qn = 0;
 }
 
+/* Run on to 20 s; utilisation of C and mean queue (ms) from 2 s on. */
+static void sim_steady(struct sim *s, struct sim_flow *f,
+		       const struct etc_params *p, double *util, double *qavg)
+{
+	sim_reset_queue_stats(s);
+	f->bytes_win = 0;
+	sim_run(s, p, 20e6, 2e6);
+	*util = f->bytes_win / (s->c * 1e6 * 18);
+	*qavg = s->qn ? s->qsum / s->qn / 1000 : 0;
+}
+
 static void sim_setup(double mbit, double rtt_ms, int nflows, double gap_s)
 {
 	int i;
@@ -519,11 +530,7 @@ static void test_sim_single(void)
 	    "rate after 400 ms %.1f %% of C, peak %.1f %%",
 	    100.0 * rate_startup / c, 100.0 * f->max_rate / c);
 
-	sim_reset_queue_stats(&sim);
-	f->bytes_win = 0;
-	sim_run(&sim, &p, 20e6, 2e6);
-	util = f->bytes_win / (c * 18);
-	qavg = sim.qn ? sim.qsum / sim.qn / 1000 : 0;
+	sim_steady(&sim, f, &p, &util, &qavg);
 	tap(util > 0.9 && qavg < 10,
 	    "sim 20 Mbit/s 40 ms, 20 s: utilisation > 90 %, mean queueing delay < 10 ms",
 	    "utilisation %.1f %%, queue mean %.1f ms max %.1f ms, %d increases, %d decreases (%d drains)",
@@ -594,12 +601,8 @@ static void test_sim_tbf(void)
 	    "sim tbf 20 Mbit/s, 5 ms bucket: start-up peaks <= 2.5 C, queue < 300 ms",
 	    "peak rate %.1f %% of C, queue peak %.1f ms",
 	    100.0 * f->max_rate / c, qstart / 1000);
-	sim_reset_queue_stats(&sim);
-	f->bytes_win = 0;
 	f->drains = 0;
-	sim_run(&sim, &p, 20e6, 2e6);
-	util = f->bytes_win / (c * 18);
-	qavg = sim.qn ? sim.qsum / sim.qn / 1000 : 0;
+	sim_steady(&sim, f, &p, &util, &qavg);
 	tap(util > 0.9 && qavg < 15,
 	    "sim tbf, 20 s: utilisation > 90 %, mean queueing delay < 15 ms",
 	    "utilisation %.1f %%, queue mean %.1f ms max %.1f ms, %d drains in 19 s",
