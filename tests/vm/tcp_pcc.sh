@@ -141,7 +141,8 @@ run shallow-pcc --rtt 30ms --buffer 5p --flow pcc
 us=$(util shallow-pcc)
 tap_diag "5-packet buffer: pcc $(printf '%.1f' "${us:-0}") % utilisation, RTT p95 $(p95 shallow-pcc) ms"
 tap_check "$(fge "${us:-0}" 50)" "5-packet buffer: PCC keeps the link at least half busy" "${us:-?} %"
-tap_todo "$(fge "${us:-0}" 70)" "5-packet buffer: PCC utilisation >= 70 %" "${us:-?} %" "issue target"
+tap_todo "$(fge "${us:-0}" 70)" "5-packet buffer: PCC utilisation >= 70 %" "${us:-?} %" \
+	"issue target; 8 of 10 repeats met it, see Documentation/tcp_pcc.rst"
 
 rmmod tcp_pcc 2>/dev/null
 tap_check "$([ ! -d /sys/module/tcp_pcc ] && echo 1)" "rmmod at the end" ""
