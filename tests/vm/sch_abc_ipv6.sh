@@ -135,9 +135,17 @@ tap_check "$([ "$t3" -gt 0 ] && [ "$t2" -gt 0 ] && echo 1)" \
 	"ECT0 $t2 CE $t3 Not-ECT $t0; GSO on sender: ${gso:-?}"
 tap_check "$([ "$u0" -gt 1000 ] && [ "$u3" = 0 ] && [ "$u1" = 0 ] && [ "$u2" = 0 ] && echo 1)" \
 	"IPv6 Not-ECT UDP: never marked" "Not-ECT $u0, CE $u3, ECT $u1/$u2"
-tap_check "$([ "$e1" -gt 100 ] && [ "$e2" = 0 ] && [ "$e0" = 0 ] && echo 1)" \
-	"IPv6 ECT(1) UDP: accelerates keep ECT(1), brakes are CE, never ECT(0)" \
-	"ECT1 $e1 CE $e3 ECT0 $e2 Not-ECT $e0"
+# A starved guest delivered 217 ECT(1) packets in one run (1200-2300
+# otherwise), all while the queue stood above target: no accelerate to
+# judge.  The re-marking itself (never ECT(0) or Not-ECT) is always checked.
+if [ "$e2" = 0 ] && [ "$e0" = 0 ] && [ $((e1 + e3)) -lt 500 ]; then
+	tap_skip "IPv6 ECT(1) UDP: accelerates keep ECT(1), brakes are CE, never ECT(0) (ECT1 $e1 CE $e3)" \
+		"only $((e1 + e3)) ECT(1) packets arrived: guest starved"
+else
+	tap_check "$([ "$e1" -gt 100 ] && [ "$e2" = 0 ] && [ "$e0" = 0 ] && echo 1)" \
+		"IPv6 ECT(1) UDP: accelerates keep ECT(1), brakes are CE, never ECT(0)" \
+		"ECT1 $e1 CE $e3 ECT0 $e2 Not-ECT $e0"
+fi
 ect6=$((t1 + t2 + t3 + e1 + e2 + e3))
 ok=$(awk -v a="$acc" -v b="$brk" -v e="$ect6" \
 	'BEGIN { d = a + b - e; if (d < 0) d = -d; print (e > 0 && d <= 0.01 * e + 5) ? 1 : 0 }')

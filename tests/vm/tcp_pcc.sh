@@ -127,13 +127,23 @@ p95() { jq -r '.summary.rtt_p95_ms' "$OUT/$1/result.json" 2>/dev/null; }
 
 run loss-pcc --rtt 30ms --loss 1% --flow pcc
 run loss-cubic --rtt 30ms --loss 1% --flow cubic
+# CUBIC on the same link without loss is the yardstick of the emulation:
+# PCC reads a starved guest's stalls as utility noise (17-34 % measured
+# then), so below 80 % for CUBIC the loss case says nothing about PCC.
+run clean-cubic --rtt 30ms --flow cubic --duration 8
 up=$(util loss-pcc)
 uc=$(util loss-cubic)
-tap_diag "1 % loss, 20 Mbit/s, 30 ms: pcc $(printf '%.1f' "${up:-0}") %, cubic $(printf '%.1f' "${uc:-0}") % utilisation"
-tap_check "$([ -n "$up" ] && [ -n "$uc" ] && [ "$(fge "$up" 50)" = 1 ] &&
-	[ "$(fge "$up" "$(awk -v c="$uc" 'BEGIN { print 1.5 * c }')")" = 1 ] && echo 1)" \
-	"1 % loss: PCC keeps the link at least half busy and 1.5 x CUBIC" \
-	"pcc ${up:-?} %, cubic ${uc:-?} %"
+uy=$(util clean-cubic)
+tap_diag "1 % loss, 20 Mbit/s, 30 ms: pcc $(printf '%.1f' "${up:-0}") %, cubic $(printf '%.1f' "${uc:-0}") % utilisation (cubic without loss: $(printf '%.1f' "${uy:-0}") %)"
+if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
+	tap_check "$([ -n "$up" ] && [ -n "$uc" ] && [ "$(fge "$up" 50)" = 1 ] &&
+		[ "$(fge "$up" "$(awk -v c="$uc" 'BEGIN { print 1.5 * c }')")" = 1 ] && echo 1)" \
+		"1 % loss: PCC keeps the link at least half busy and 1.5 x CUBIC" \
+		"pcc ${up:-?} %, cubic ${uc:-?} %"
+else
+	tap_skip "1 % loss: PCC keeps the link at least half busy and 1.5 x CUBIC (pcc ${up:-?} %, cubic ${uc:-?} %)" \
+		"guest starved: cubic reached only ${uy:-?} % without loss"
+fi
 tap_todo "$(fge "${up:-0}" 80)" "1 % loss: PCC utilisation >= 80 % (paper sec. 4.1.3)" \
 	"${up:-?} %" "paper target"
 
