@@ -363,7 +363,7 @@ struct sim {
 	 * is set (bytes): packets reach it at the sender's line rate and
 	 * leave at once while it holds tokens, as tbf and HTB do.
 	 */
-	double bucket, line, tok, tok_t;
+	double bucket, line, tok, tok_at;
 	double qsum, qmax;
 	u64 qn;
 	int nflows;
@@ -387,13 +387,13 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 		if (s->bucket) {
 			double arr = now + (i + 1) * MSS / s->line;
 			double t0 = s->link_free > arr ? s->link_free : arr;
-			double tok = s->tok + (t0 - s->tok_t) * s->c;
+			double tok = s->tok + (t0 - s->tok_at) * s->c;
 
 			if (tok > s->bucket)
 				tok = s->bucket;
 			s->link_free = tok >= MSS ? t0 : t0 + (MSS - tok) / s->c;
 			s->tok = tok >= MSS ? tok - MSS : 0;
-			s->tok_t = s->link_free;
+			s->tok_at = s->link_free;
 		} else {
 			s->link_free = (s->link_free > now ? s->link_free : now) +
 				       MSS / s->c;
