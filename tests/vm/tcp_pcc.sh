@@ -129,7 +129,8 @@ run loss-pcc --rtt 30ms --loss 1% --flow pcc
 run loss-cubic --rtt 30ms --loss 1% --flow cubic
 # CUBIC on the same link without loss is the yardstick of the emulation:
 # PCC reads a starved guest's stalls as utility noise (17-34 % measured
-# then), so below 80 % for CUBIC the loss case says nothing about PCC.
+# then), so below 80 % for CUBIC the loss and shallow-buffer cases say
+# nothing about PCC.
 run clean-cubic --rtt 30ms --flow cubic --duration 8
 up=$(util loss-pcc)
 uc=$(util loss-cubic)
@@ -150,7 +151,12 @@ tap_todo "$(fge "${up:-0}" 80)" "1 % loss: PCC utilisation >= 80 % (paper sec. 4
 run shallow-pcc --rtt 30ms --buffer 5p --flow pcc
 us=$(util shallow-pcc)
 tap_diag "5-packet buffer: pcc $(printf '%.1f' "${us:-0}") % utilisation, RTT p95 $(p95 shallow-pcc) ms"
-tap_check "$(fge "${us:-0}" 50)" "5-packet buffer: PCC keeps the link at least half busy" "${us:-?} %"
+if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
+	tap_check "$(fge "${us:-0}" 50)" "5-packet buffer: PCC keeps the link at least half busy" "${us:-?} %"
+else
+	tap_skip "5-packet buffer: PCC keeps the link at least half busy (${us:-?} %)" \
+		"guest starved: cubic reached only ${uy:-?} % without loss"
+fi
 tap_todo "$(fge "${us:-0}" 70)" "5-packet buffer: PCC utilisation >= 70 %" "${us:-?} %" \
 	"issue target; 8 of 10 repeats met it, see Documentation/tcp_pcc.rst"
 
