@@ -322,6 +322,20 @@ struct pcc_ctl {
 	u8 votes;		/* decision: bit p: + won pair p; bit p+2: - won */
 	u8 step;		/* adjusting: n */
 	s8 dir;			/* adjusting: +1 or -1 */
+	u8 retry;		/* starting: enum pcc_retry */
+};
+
+/*
+ * Starting: a fall in utility is only believed when an MI at the same rate
+ * shows it again, unless the MI clearly met congestion.
+ * An MI of the first doublings holds 17-90 packets, so one random loss
+ * puts it past 5 %: at 1 % random loss the first fall ended the starting
+ * state at 2.8 Mbit/s of 20 in the guest (Documentation/tcp_pcc.rst).
+ */
+enum pcc_retry {
+	PCC_RETRY_NONE,
+	PCC_RETRY_WANTED,	/* the next MI repeats c->rate */
+	PCC_RETRY_SENT,		/* its result decides */
 };
 
 static inline u32 pcc_clamp_rate(u64 rate, u32 lo, u32 hi)
@@ -382,7 +396,9 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
 
 	switch (c->state) {
 	case PCC_STARTING:
-		if (c->launched)
+		if (c->retry == PCC_RETRY_WANTED)
+			c->retry = PCC_RETRY_SENT;
+		else if (c->launched)
 			r = (u64)c->rate * 2;
 		*tag = PCC_TAG_START;
 		break;
@@ -419,6 +435,24 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
 	return c->rate;
 }
 
+/*
+ * Did an MI clearly meet congestion?  Its losses are past the utility's
+ * 5 % cut-off by more than chance gives at 5 % (three standard deviations
+ * of a Poisson count of n/20: lost > n/20 + 3 sqrt(n/20), that is
+ * 20 lost > n + sqrt(180 n)), or past 5 % while its mean RTT rose by more
+ * than 1/8 over the MI before (a queue built).  The RTT alone is not
+ * enough: a TCG guest's own stalls move it that much.
+ */
+static inline bool pcc_mi_congested(const struct pcc_result *r)
+{
+	u64 n = r->delivered + r->lost, past = r->lost * PCC_LOSS_CUTOFF_INV;
+
+	if (past > n + fp_sqrt(n * 180))
+		return true;
+	return past > n && r->rtt_us && r->prev_rtt_us &&
+	       r->rtt_us > r->prev_rtt_us + (r->prev_rtt_us >> 3);
+}
+
 /**
  * pcc_ctl_result() - Feed the utility of a completed MI.
  * @c: controller
@@ -426,13 +460,15 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
  * @tag: the MI's tag
  * @rate: the rate it was sent at
  * @u: its utility
+ * @congested: it clearly met congestion (pcc_mi_congested())
  * @rnd: random bits, for the order of the next trials
  *
  * Return: true when the rate changes now: the caller re-aligns the
  * current MI and starts it with pcc_ctl_next().
  */
 static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
-				  u8 tag, u32 rate, s64 u, u32 rnd)
+				  u8 tag, u32 rate, s64 u, bool congested,
+				  u32 rnd)
 {
 	u32 t, pair;
 
@@ -443,11 +479,20 @@ static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
 			    PCC_TAG_ADJUST))
 			return false;
 		if (c->have_prev && u < c->u_prev) {
+			if (c->state == PCC_STARTING && !congested &&
+			    c->retry == PCC_RETRY_NONE) {
+				/* Measure this rate again before leaving. */
+				c->retry = PCC_RETRY_WANTED;
+				c->rate = rate;
+				return true;
+			}
 			/* Back to the last rate that did better, then RCTs. */
+			c->retry = PCC_RETRY_NONE;
 			c->eps = (u16)p->eps_min;
 			pcc_ctl_decide_again(c, rnd);
 			return true;
 		}
+		c->retry = PCC_RETRY_NONE;
 		c->u_prev = u;
 		c->have_prev = 1;
 		c->base = rate;

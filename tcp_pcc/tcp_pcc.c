@@ -220,6 +220,7 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 		s64 u = pcc_utility(&p, r.delivered * mss, r.lost * mss,
 				    r.dur_us, r.rtt_us, r.prev_rtt_us);
 		bool moved = pcc_ctl_result(&pc->ctl, &p, r.tag, r.rate, u,
+					    pcc_mi_congested(&r),
 					    get_random_u32());
 
 		trace_pcc_mi(sk, &pc->ctl, &r, u, moved);

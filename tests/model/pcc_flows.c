@@ -174,7 +174,9 @@ int main(int argc, char **argv)
 						    x->r.lost * 1448, x->r.dur_us,
 						    x->r.rtt_us, x->r.prev_rtt_us);
 				bool moved = pcc_ctl_result(&x->c, &p, x->r.tag,
-							    x->r.rate, u, rand());
+							    x->r.rate, u,
+							    pcc_mi_congested(&x->r),
+							    rand());
 
 				if (fb == trace)
 					printf(TRACE_FMT,

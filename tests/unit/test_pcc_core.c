@@ -271,7 +271,7 @@ static void test_monitor(void)
 static bool feed(struct pcc_ctl *c, const struct pcc_params *p, u8 tag,
 		 u32 rate, s64 u)
 {
-	return pcc_ctl_result(c, p, tag, rate, u, (u32)rnd64());
+	return pcc_ctl_result(c, p, tag, rate, u, false, (u32)rnd64());
 }
 
 /* Start a decision round at @base and launch its four trials. */
@@ -304,9 +304,67 @@ static void test_control(void)
 	ok &= !feed(&c, &p, PCC_TAG_START, 20000, 20000LL << 16);
 	ok &= !feed(&c, &p, PCC_TAG_START, 40000, 40000LL << 16);
 	ok &= feed(&c, &p, PCC_TAG_START, 80000, 30000LL << 16);
-	tap(ok && c.state == PCC_DECISION && c.base == 40000,
-	    "a utility drop ends starting and returns to the last better rate",
+	r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	tap(ok && c.state == PCC_STARTING && r == 80000 && t == PCC_TAG_START,
+	    "a first utility drop in starting re-measures the same rate",
+	    "state %u rate %u", c.state, r);
+	prev = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	ok = feed(&c, &p, PCC_TAG_START, 80000, 35000LL << 16);
+	tap(ok && c.state == PCC_DECISION && c.base == 40000 && prev == 160000,
+	    "the drop again: starting ends, back to the last better rate",
+	    "state %u base %u, doubled meanwhile to %u", c.state, c.base, prev);
+
+	/* a fall with losses clearly past the cut-off ends starting at once */
+	pcc_ctl_init(&c, &p, 10000);
+	for (i = 0; i < 3; i++)
+		pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	feed(&c, &p, PCC_TAG_START, 10000, 10000LL << 16);
+	ok = pcc_ctl_result(&c, &p, PCC_TAG_START, 20000, -(5000LL << 16), true,
+			    (u32)rnd64());
+	tap(ok && c.state == PCC_DECISION && c.base == 10000,
+	    "a fall with clearly heavy loss ends starting without a repeat",
 	    "state %u base %u", c.state, c.base);
+	{
+		struct pcc_result a = { .delivered = 34, .lost = 3 };
+		struct pcc_result b = { .delivered = 95, .lost = 5 };
+		struct pcc_result x = { .delivered = 135, .lost = 65 };
+		struct pcc_result y = { .delivered = 900, .lost = 100 };
+		struct pcc_result z = { 0 };
+
+		ok = !pcc_mi_congested(&a) && !pcc_mi_congested(&b) &&
+		     pcc_mi_congested(&x) && pcc_mi_congested(&y) &&
+		     !pcc_mi_congested(&z);
+		tap(ok, "congested: loss past 5 % by 3 Poisson sd (65 of 200, not 3 of 37)",
+		    NULL);
+		a.prev_rtt_us = 30000;
+		a.rtt_us = 33750;
+		ok = !pcc_mi_congested(&a);
+		a.rtt_us = 33751;
+		ok &= pcc_mi_congested(&a);
+		a.prev_rtt_us = 0;
+		ok &= !pcc_mi_congested(&a);
+		b.prev_rtt_us = 30000;
+		b.rtt_us = 40000;
+		ok &= !pcc_mi_congested(&b);
+		tap(ok, "congested: past 5 % loss and mean RTT up by more than 1/8 (not RTT alone)",
+		    NULL);
+	}
+
+	/* one unlucky MI: the repeat does better, doubling goes on */
+	pcc_ctl_init(&c, &p, 10000);
+	for (i = 0; i < 3; i++)
+		pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	feed(&c, &p, PCC_TAG_START, 10000, 10000LL << 16);
+	feed(&c, &p, PCC_TAG_START, 20000, -(5000LL << 16));
+	r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	ok = !feed(&c, &p, PCC_TAG_START, 20000, 19000LL << 16);
+	prev = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	ok &= !feed(&c, &p, PCC_TAG_START, 40000, 30000LL << 16);
+	ok &= pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 80000;
+	tap(ok && r == 20000 && prev == 40000 && c.state == PCC_STARTING &&
+	    c.base == 40000,
+	    "one lossy MI in starting: its repeat does better, doubling goes on",
+	    "repeat %u, then %u, state %u base %u", r, prev, c.state, c.base);
 
 	/* Decision: trials at r(1 +- eps), one of each per pair */
 	trials(&c, &p, 1000000, rate, tag);
@@ -416,10 +474,16 @@ static void test_control(void)
 	     !feed(&c, &p, PCC_TAG_ADJUST, 1000000, 5) && c.results == 0;
 	tap(ok, "hold-MI and stale results do not count as trials", NULL);
 
-	/* noisy utility around an optimum at 1 Mbyte/s: most decisions point to it */
+	/*
+	 * Noisy utility around an optimum at 1 Mbyte/s: most decisions point
+	 * to it.  A wrong move needs both pairs wrong: 30 seeds gave 278-309
+	 * right and 6-20 wrong.  Seeded here, so tests added above do not
+	 * change the draw.
+	 */
 	{
 		int right = 0, wrong = 0, n;
 
+		rng_state = 0x5eed0f1c0ffee123ULL;
 		for (n = 0; n < 400; n++) {
 			u32 base = n & 1 ? 800000 : 1200000;
 
@@ -440,7 +504,7 @@ static void test_control(void)
 					wrong++;
 			}
 		}
-		tap(right > 250 && wrong < 10,
+		tap(right > 250 && wrong < 25,
 		    "noisy utilities: decisions move toward the optimum, almost never away",
 		    "%d right, %d wrong of 400 rounds", right, wrong);
 	}
@@ -505,8 +569,15 @@ static void sim(struct sim_flow *f, int nf, double cap, double loss,
 				s64 u = pcc_utility(&p, (u64)dl, (u64)ls,
 						    80000, 0, 0);
 
+				struct pcc_result r = {
+					.delivered = (u64)(dl / MSS),
+					.lost = (u64)(ls / MSS),
+				};
+
 				if (pcc_ctl_result(&f[i].c, &p, f[i].ptag,
-						   f[i].prate, u, (u32)rnd64()))
+						   f[i].prate, u,
+						   pcc_mi_congested(&r),
+						   (u32)rnd64()))
 					f[i].rate = pcc_ctl_next(&f[i].c, &p, 3000,
 								 PCC_RATE_MAX,
 								 &f[i].tag);
@@ -535,6 +606,77 @@ static void sim(struct sim_flow *f, int nf, double cap, double loss,
 				f[i].thr += (sent - lost) / dur / (steps - steps / 2);
 		}
 	}
+}
+
+/*
+ * The starting state alone, packet by packet: MIs of max(10 packets, 1.8
+ * RTT) from 10 packets per RTT, each packet lost at random with @loss,
+ * and what exceeds @cap lost too; results come back one MI late.
+ * Return: the rate the starting state left at (its base).
+ */
+static u32 start_exit(double cap, double loss, double rtt)
+{
+	struct pcc_params p = defaults();
+	struct pcc_ctl c;
+	bool pending = false;
+	u8 tag, ptag = 0;
+	u32 rate, prate = 0;
+	u64 pdel = 0, plost = 0;
+	int step;
+
+	pcc_ctl_init(&c, &p, (u32)(10 * MSS / rtt));
+	for (step = 0; step < 200; step++) {
+		double dur;
+		u64 n, over, lost, k;
+
+		rate = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &tag);
+		if (pending) {
+			s64 u = pcc_utility(&p, pdel * MSS, plost * MSS, 50000, 0, 0);
+
+			struct pcc_result r = { .delivered = pdel, .lost = plost };
+
+			if (pcc_ctl_result(&c, &p, ptag, prate, u,
+					   pcc_mi_congested(&r), (u32)rnd64()))
+				rate = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &tag);
+		}
+		if (c.state != PCC_STARTING)
+			return c.base;
+		dur = fmax(10.0 * MSS / rate, 1.8 * rtt);
+		n = (u64)(rate * dur / MSS);
+		over = rate > cap ? (u64)((rate - cap) * dur / MSS) : 0;
+		lost = over;
+		for (k = over; k < n; k++)
+			lost += rndu() < loss;
+		pending = true;
+		ptag = tag;
+		prate = rate;
+		pdel = n - lost;
+		plost = lost;
+	}
+	return c.base;
+}
+
+static void test_start_exit(void)
+{
+	double cap = 2.5e6;	/* 20 Mbit/s, 30 ms */
+	int i, low = 0, n = 400;
+	u32 lo = PCC_RATE_MAX, hi = 0, b;
+
+	rng_state = 0x57a27ULL;
+	for (i = 0; i < n; i++)
+		low += start_exit(cap, 0.01, 0.03) < cap / 2;
+	/* Leaving on the first fall: 19 of these 400. */
+	tap(low < n / 100,
+	    "1 % random loss: starting leaves below half the link in < 1 % of runs",
+	    "%d of %d", low, n);
+	for (i = 0; i < 50; i++) {
+		b = start_exit(cap, 0, 0.03);
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	tap(lo >= cap / 2 && hi <= cap,
+	    "no random loss: starting leaves between half the link and the link",
+	    "%.1f-%.1f Mbit/s", lo * 8 / 1e6, hi * 8 / 1e6);
 }
 
 static void test_closed_loop(void)
@@ -571,6 +713,7 @@ int main(void)
 	test_mi_duration();
 	test_monitor();
 	test_control();
+	test_start_exit();
 	test_closed_loop();
 	return tap_finish();
 }
