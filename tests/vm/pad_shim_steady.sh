@@ -82,9 +82,24 @@ if [ $ok = 1 ]; then
 	tap_diag "means: bbr $g0 Mbit/s RTT p50 $r0 ms; pad_bbr $g1 Mbit/s RTT p50 $r1 ms"
 	# bbr is the yardstick of the emulation: when it cannot fill most of
 	# the link the guest is starved of CPU and the comparison means
-	# nothing.  Margins for a TCG guest on a shared host; the issue's
-	# target (within 3 %) is a TODO case, not a loosened threshold.
-	if [ "$(fge "$gmin" 14)" = 1 ]; then
+	# nothing.  So is a run of either CCA below half the link with its
+	# RTT p50 10 ms above the 40 ms base: at that load the bottleneck
+	# holds no queue (PAD never delays a packet), so the guest itself
+	# stalled.  One CI run had pad1 at 3.4 Mbit/s with RTTs of 42-125 ms
+	# while bbr1 and pad2 around it reached 17.6.  Margins for a TCG guest
+	# on a shared host; the issue's target (within 3 %) is a TODO case,
+	# not a loosened threshold.
+	stalled=
+	for t in $(echo "bbr1 pad1 pad2 bbr2" | cut -d" " -f1-$done_runs); do
+		[ "$(fle "$(get $t .flows[0].goodput_mbps)" 10)" = 1 ] &&
+			[ "$(fge "$(get $t .flows[0].rtt.p50)" 50)" = 1 ] && stalled="$stalled $t"
+	done
+	if [ -n "$stalled" ]; then
+		why="guest stalled:$stalled below 10 Mbit/s with RTT p50 >= 50 ms"
+		tap_skip "pad_bbr goodput within 15 % of bbr's (steady link, ratio $gr)" "$why"
+		tap_skip "pad_bbr RTT p50 within 15 % of bbr's (steady link, ratio $rr)" "$why"
+		tap_skip "pad_bbr goodput and RTT within 3 % of bbr's" "$why"
+	elif [ "$(fge "$gmin" 14)" = 1 ]; then
 		tap_check "$(fin "$gr" 0.85 1.15)" "pad_bbr goodput within 15 % of bbr's (steady link)" "ratio $gr"
 		tap_check "$(fin "$rr" 0.85 1.15)" "pad_bbr RTT p50 within 15 % of bbr's (steady link)" "ratio $rr"
 		tap_todo "$([ "$(fin "$gr" 0.97 1.03)" = 1 ] && [ "$(fin "$rr" 0.97 1.03)" = 1 ] && echo 1)" \
