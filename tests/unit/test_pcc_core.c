@@ -631,9 +631,8 @@ static u32 start_exit(double cap, double loss, double rtt)
 
 		rate = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &tag);
 		if (pending) {
-			s64 u = pcc_utility(&p, pdel * MSS, plost * MSS, 50000, 0, 0);
-
 			struct pcc_result r = { .delivered = pdel, .lost = plost };
+			s64 u = pcc_utility(&p, pdel * MSS, plost * MSS, 50000, 0, 0);
 
 			if (pcc_ctl_result(&c, &p, ptag, prate, u,
 					   pcc_mi_congested(&r), (u32)rnd64()))
