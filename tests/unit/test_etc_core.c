@@ -358,6 +358,7 @@ struct sim {
 	double c;		/* bytes/us */
 	double base;		/* us */
 	double link_free;
+	double now;		/* time of the last event */
 	/*
 	 * A token-bucket shaper instead of a serialising link, when bucket
 	 * is set (bytes): packets reach it at the sender's line rate and
@@ -428,6 +429,10 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 			u32 cw = etc_cwnd(&f->e, p, MSS, (u32)s->base);
 			double ts = f->next_send > f->start ? f->next_send : f->start;
 
+			/* a sender held by cwnd sends when an ACK opens it */
+			if (ts < s->now)
+				ts = s->now;
+
 			if (f->tail != f->head && f->ring[f->tail % SIM_RING].t < tb) {
 				tb = f->ring[f->tail % SIM_RING].t;
 				best = f;
@@ -441,6 +446,7 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 		}
 		if (!best)
 			return;
+		s->now = tb;
 		if (!best->active) {
 			etc_core_init(&best->e, MSS, (u32)s->base, (u32)tb);
 			best->active = 1;
