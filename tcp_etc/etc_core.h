@@ -290,18 +290,29 @@ static inline u64 etc_pacing_rate(const struct etc_core *e,
 	return e->rate;
 }
 
-/* cwnd cap in packets: 2 x s x min RTT plus two bursts (sec. 4). */
+/*
+ * cwnd cap in packets: 2 x s x min RTT plus two bursts (sec. 4).  In the
+ * detection stage s is also bounded by what the path delivered: Rp may
+ * come from bursts a shaper's bucket let through at line rate, and a
+ * round's RTT samples are of packets sent a round earlier, so a doubling
+ * past the bottleneck is seen a round late.  Twice the delivery rate
+ * still lets s double per round (r lags s by one round) but keeps the
+ * overshoot's queue within about one BDP.
+ */
 static inline u32 etc_cwnd(const struct etc_core *e,
 			   const struct etc_params *p, u32 mss, u32 srtt_us)
 {
 	u32 rtt = e->min_rtt_us != ETC_NO_RTT ? e->min_rtt_us : srtt_us;
-	u64 pkts;
+	u64 dlv = e->rcv > e->rcv_now ? e->rcv : e->rcv_now;
+	u64 rate = e->rate, pkts;
 
 	if (!mss)
 		return 2 * p->burst;
 	if (!rtt)	/* no RTT yet: the initial window */
 		return 10 + p->burst;
-	pkts = div_u64(2 * etc_rate_bytes(e->rate, rtt), mss) + 2 * p->burst;
+	if (e->stage == ETC_DETECT && dlv && dlv < rate)
+		rate = dlv;
+	pkts = div_u64(2 * etc_rate_bytes(rate, rtt), mss) + 2 * p->burst;
 	return pkts > 0xffffff ? 0xffffff : (u32)pkts;
 }
 

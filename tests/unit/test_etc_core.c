@@ -229,6 +229,32 @@ static void test_overflow(void)
 	    "saturation at the top of the range", NULL);
 }
 
+/* The detection stage caps in-flight data by the delivery rate too. */
+static void test_cwnd(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	u32 detect, stable, first, slow;
+
+	/* 40 ms, MSS 1250: start at 10 packets per RTT, then 20 Mbit/s asked */
+	etc_core_init(&e, 1250, 40000, 0);
+	e.min_rtt_us = 40000;
+	first = etc_cwnd(&e, &p, 1250, 40000);
+	e.rate = 2500000;
+	e.rcv = 1000000;
+	e.rcv_now = 1250000;
+	detect = etc_cwnd(&e, &p, 1250, 40000);
+	e.rcv_now = 500000;
+	slow = etc_cwnd(&e, &p, 1250, 40000);
+	e.stage = ETC_STABLE;
+	stable = etc_cwnd(&e, &p, 1250, 40000);
+	tap(first == 2 * 10 + 16 && detect == 2 * 40 + 16 &&
+	    slow == 2 * 32 + 16 && stable == 2 * 80 + 16,
+	    "cwnd: 2 x s x min RTT; detection stage: 2 x max(r, last round) x min RTT",
+	    "before any round %u, detection %u and %u, stable %u packets",
+	    first, detect, slow, stable);
+}
+
 /* Sec. 3.2 stage rules, driven directly. */
 static void test_stages(void)
 {
@@ -601,10 +627,11 @@ static void test_sim_tbf(void)
 	qstart = sim.qmax;
 	/*
 	 * Doubling per round at most: one round at up to 2 C, like slow
-	 * start (uncapped: 6.4 C and 870 ms of queue).
+	 * start; cwnd at twice the delivery rate keeps that round's queue
+	 * within about a BDP (150 ms with cwnd from s alone).
 	 */
-	tap(f->max_rate <= 2.5 * c && qstart < 300000,
-	    "sim tbf 20 Mbit/s, 5 ms bucket: start-up peaks <= 2.5 C, queue < 300 ms",
+	tap(f->max_rate <= 2.5 * c && qstart < 60000,
+	    "sim tbf 20 Mbit/s, 5 ms bucket: start-up peaks <= 2.5 C, queue < 1.5 BDP",
 	    "peak rate %.1f %% of C, queue peak %.1f ms",
 	    100.0 * f->max_rate / c, qstart / 1000);
 	f->drains = 0;
@@ -689,6 +716,7 @@ int main(void)
 	test_eq5();
 	test_drain();
 	test_overflow();
+	test_cwnd();
 	test_stages();
 	test_grad_confirm();
 	test_sim_single();
