@@ -13,7 +13,8 @@
  *    give the receipt rate (pulling rate), and rs->rtt_us on its first
  *    ACK is the RTT of its first packet.
  *  - rate from cong_control: pacing rate s (eta x s while draining) and a
- *    cwnd cap of 2 x s x min RTT plus two bursts.
+ *    cwnd cap of 2 x s x min RTT plus two bursts (while detecting, s there
+ *    is at most the delivery rate, see etc_cwnd()).
  *  - loss: ssthresh stays infinite and undo keeps cwnd, so the stack's
  *    own reductions do not fight the rate; an RTO halves s once.
  */
