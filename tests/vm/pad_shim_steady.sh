@@ -71,31 +71,63 @@ if [ $ok = 1 ]; then
 		tap_diag "$t: $(printf '%.2f' "$(get $t .flows[0].goodput_mbps)") Mbit/s, RTT p50 $(get $t .flows[0].rtt.p50) ms, p95 $(get $t .flows[0].rtt.p95) ms, retrans $(get $t .flows[0].retransmits)"
 	done
 	tap_diag "stats: $stats0 -> $(cat $P/stats)"
-	mean() { awk -v a="$(get "$1" "$3")" -v b="$(get "$2" "$3")" 'BEGIN { printf "%.3f", (a + b) / 2 }'; }
-	g0=$(mean bbr1 bbr2 .flows[0].goodput_mbps)
-	g1=$(mean pad1 pad2 .flows[0].goodput_mbps)
-	r0=$(mean bbr1 bbr2 .flows[0].rtt.p50)
-	r1=$(mean pad1 pad2 .flows[0].rtt.p50)
-	gmin=$(awk -v a="$(get bbr1 .flows[0].goodput_mbps)" -v b="$(get bbr2 .flows[0].goodput_mbps)" 'BEGIN { print (a < b) ? a : b }')
+	# A run the guest stalled is left out of the comparison.  bbr is
+	# the yardstick of the emulation; a run of either CCA counts as
+	# stalled when
+	#  - it stayed below half the link with its RTT p50 10 ms above the
+	#    40 ms base: at that load the bottleneck holds no queue (PAD never
+	#    delays a packet).  One CI run had pad1 at 3.4 Mbit/s with RTTs of
+	#    42-125 ms while bbr1 and pad2 around it reached 17.6;
+	#  - or it delivered less than 70 % of its own median pacing rate
+	#    with no standing queue (RTT p50 below 50 ms) while its median
+	#    cwnd allowed that rate: the CCA allowed more and the guest did
+	#    not send it.  PAD only changes what BBR
+	#    reads, so a PAD fault shows in BBR's pacing rate, not here.  In
+	#    one CI, pad1 delivered 12.4 Mbit/s at a median pacing rate of 22.7
+	#    and, on the other kernel, bbr2 14.8 at 21.4; the six other runs
+	#    delivered 0.82-0.87 of theirs.
+	# Margins for a TCG guest on a shared host; the issue's target
+	# (within 3 %) is a TODO case, not a loosened threshold.
+	median() { echo "[.flows[0].$1[] | select(. != null)] | sort | if length > 0 then .[length / 2 | floor] else 0 end"; }
+	stalled=
+	keep_bbr=
+	keep_pad=
+	for t in $(echo "bbr1 pad1 pad2 bbr2" | cut -d" " -f1-$done_runs); do
+		g=$(get $t .flows[0].goodput_mbps)
+		p50=$(get $t .flows[0].rtt.p50)
+		pace=$(get $t "$(median pacing_rate_series.mbps)")
+		cwnd=$(get $t "$(median cwnd_series.packets)")
+		if [ "$(fle "$g" 10)" = 1 ] && [ "$(fge "$p50" 50)" = 1 ]; then
+			stalled="$stalled $t (below 10 Mbit/s, RTT p50 $p50 ms)"
+		elif [ "$(fle "$p50" 50)" = 1 ] &&
+			[ "$(awk -v g="$g" -v p="$pace" -v c="$cwnd" -v r="$p50" \
+				'BEGIN { print (g < 0.7 * p && r > 0 && c * 1448 * 8 / (r * 1000) >= p) ? 1 : 0 }')" = 1 ]; then
+			stalled="$stalled $t ($g Mbit/s at a median pacing rate of $pace, cwnd $cwnd)"
+		else
+			case $t in bbr*) keep_bbr="$keep_bbr $t" ;; *) keep_pad="$keep_pad $t" ;; esac
+		fi
+	done
+	[ -n "$stalled" ] && tap_diag "left out, guest stalled:$stalled"
+	# meanof FIELD TAG...: mean of FIELD over the runs TAG...
+	meanof() {
+		local f=$1 t
+		shift
+		for t in "$@"; do get "$t" "$f"; done |
+			awk '{ s += $1; n++ } END { printf "%.3f", n ? s / n : 0 }'
+	}
+	# shellcheck disable=SC2086
+	{
+		g0=$(meanof .flows[0].goodput_mbps $keep_bbr)
+		g1=$(meanof .flows[0].goodput_mbps $keep_pad)
+		r0=$(meanof .flows[0].rtt.p50 $keep_bbr)
+		r1=$(meanof .flows[0].rtt.p50 $keep_pad)
+		gmin=$(for t in $keep_bbr; do get "$t" .flows[0].goodput_mbps; done | sort -g | head -n 1)
+	}
 	gr=$(awk -v a="$g1" -v b="$g0" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }')
 	rr=$(awk -v a="$r1" -v b="$r0" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }')
-	tap_diag "means: bbr $g0 Mbit/s RTT p50 $r0 ms; pad_bbr $g1 Mbit/s RTT p50 $r1 ms"
-	# bbr is the yardstick of the emulation: when it cannot fill most of
-	# the link the guest is starved of CPU and the comparison means
-	# nothing.  So is a run of either CCA below half the link with its
-	# RTT p50 10 ms above the 40 ms base: at that load the bottleneck
-	# holds no queue (PAD never delays a packet), so the guest itself
-	# stalled.  One CI run had pad1 at 3.4 Mbit/s with RTTs of 42-125 ms
-	# while bbr1 and pad2 around it reached 17.6.  Margins for a TCG guest
-	# on a shared host; the issue's target (within 3 %) is a TODO case,
-	# not a loosened threshold.
-	stalled=
-	for t in $(echo "bbr1 pad1 pad2 bbr2" | cut -d" " -f1-$done_runs); do
-		[ "$(fle "$(get $t .flows[0].goodput_mbps)" 10)" = 1 ] &&
-			[ "$(fge "$(get $t .flows[0].rtt.p50)" 50)" = 1 ] && stalled="$stalled $t"
-	done
-	if [ -n "$stalled" ]; then
-		why="guest stalled:$stalled below 10 Mbit/s with RTT p50 >= 50 ms"
+	tap_diag "means: bbr ($keep_bbr ) $g0 Mbit/s RTT p50 $r0 ms; pad_bbr ($keep_pad ) $g1 Mbit/s RTT p50 $r1 ms"
+	if [ -z "$keep_bbr" ] || [ -z "$keep_pad" ]; then
+		why="guest stalled in every run of a CCA:$stalled"
 		tap_skip "pad_bbr goodput within 15 % of bbr's (steady link, ratio $gr)" "$why"
 		tap_skip "pad_bbr RTT p50 within 15 % of bbr's (steady link, ratio $rr)" "$why"
 		tap_skip "pad_bbr goodput and RTT within 3 % of bbr's" "$why"
