@@ -57,7 +57,7 @@
 /* r below 3/4 of r_max is "far from r_max": sample r_max again. */
 #define ETC_FAR_NUM		3
 #define ETC_FAR_DEN		4
-/* Rp when bursts give a single ACK each: 1.25 x r_max (sec. 4.3). */
+/* Rp when bursts give a single ACK each: at least 1.25 x r_max (sec. 4.3). */
 #define ETC_RP_FALLBACK_NUM	5
 #define ETC_RP_FALLBACK_DEN	4
 /*
@@ -396,6 +396,32 @@ static inline void etc_update_stage(struct etc_core *e)
 		e->stage = ETC_STABLE;
 }
 
+/*
+ * Rp of a round whose bursts each came back in one ACK.  The paper takes
+ * 1.25 x r_max; its receiver acks every burst's first packet, a stock
+ * receiver does not.  Linux acks a burst once when it arrives back to
+ * back, as a token bucket with tokens to spare passes it, so one ACK is
+ * a sign of a fast pull, not a slow one.  The ACK's RTT bounds it: the
+ * burst's packets left together, so their spread at the receiver is at
+ * most that RTT's excess over the min RTT, and Rp at least N - 1 packets
+ * over that excess.  Whichever is larger is taken.
+ */
+static inline u64 etc_single_ack_rp(const struct etc_core *e,
+				    const struct etc_params *p, u32 mss)
+{
+	u64 rp = div64_u64(e->rcv_max * ETC_RP_FALLBACK_NUM,
+			   ETC_RP_FALLBACK_DEN);
+	u64 bound;
+	u32 spread;
+
+	if (e->rtt_round_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT)
+		return rp;
+	spread = e->rtt_round_us > e->min_rtt_us ?
+		 e->rtt_round_us - e->min_rtt_us : 1;
+	bound = etc_bytes_per_sec((u64)(p->burst - 1) * mss, spread);
+	return bound > rp ? bound : rp;
+}
+
 /* The round's pulling rate: burst dispersion, corrected by r_max. */
 static inline void etc_update_rp(struct etc_core *e,
 				 const struct etc_params *p, u32 mss)
@@ -405,8 +431,7 @@ static inline void etc_update_rp(struct etc_core *e,
 	if (e->rp_us)
 		rp = etc_bytes_per_sec((u64)e->rp_pkts * mss, e->rp_us);
 	else if (e->single_bursts)
-		rp = div64_u64(e->rcv_max * ETC_RP_FALLBACK_NUM,
-			       ETC_RP_FALLBACK_DEN);
+		rp = etc_single_ack_rp(e, p, mss);
 	else
 		return;		/* nothing measured: keep the last Rp */
 	if (rp < e->rcv_max)
