@@ -397,41 +397,43 @@ static inline void etc_update_stage(struct etc_core *e)
 }
 
 /*
- * Rp of a round whose bursts each came back in one ACK.  The paper takes
- * 1.25 x r_max; its receiver acks every burst's first packet, a stock
- * receiver does not.  Linux acks a burst once when it arrives back to
- * back, as a token bucket with tokens to spare passes it, so one ACK is
- * a sign of a fast pull, not a slow one.  The ACK's RTT bounds it: the
- * burst's packets left together, so their spread at the receiver is at
- * most that RTT's excess over the min RTT, and Rp at least N - 1 packets
- * over that excess.  Whichever is larger is taken.
+ * Rp of a round of @pkts packets whose bursts each came back in one ACK.
+ * The paper takes 1.25 x r_max; its receiver acks every burst's first
+ * packet, a stock receiver does not.  Linux acks a burst once when it
+ * arrives back to back, as a token bucket with tokens to spare passes it,
+ * so one ACK is a sign of a fast pull, not a slow one.  The ACK's RTT
+ * bounds it: a burst's packets left together, so their spread at the
+ * receiver is at most that RTT's excess over the min RTT, and Rp at least
+ * a burst less one packet over that excess.  Whichever is larger is taken.
  */
-static inline u64 etc_single_ack_rp(const struct etc_core *e,
-				    const struct etc_params *p, u32 mss)
+static inline u64 etc_single_ack_rp(const struct etc_core *e, u32 mss,
+				    u32 pkts)
 {
 	u64 rp = div64_u64(e->rcv_max * ETC_RP_FALLBACK_NUM,
 			   ETC_RP_FALLBACK_DEN);
+	u32 per_burst = pkts / e->single_bursts, spread;
 	u64 bound;
-	u32 spread;
 
-	if (e->rtt_round_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT)
+	/* one-packet skbs (no GSO) say nothing about a spread */
+	if (per_burst < 2 || e->rtt_round_us == ETC_NO_RTT ||
+	    e->min_rtt_us == ETC_NO_RTT)
 		return rp;
 	spread = e->rtt_round_us > e->min_rtt_us ?
 		 e->rtt_round_us - e->min_rtt_us : 1;
-	bound = etc_bytes_per_sec((u64)(p->burst - 1) * mss, spread);
+	bound = etc_bytes_per_sec((u64)(per_burst - 1) * mss, spread);
 	return bound > rp ? bound : rp;
 }
 
 /* The round's pulling rate: burst dispersion, corrected by r_max. */
 static inline void etc_update_rp(struct etc_core *e,
-				 const struct etc_params *p, u32 mss)
+				 const struct etc_params *p, u32 mss, u32 pkts)
 {
 	u64 rp = 0;
 
 	if (e->rp_us)
 		rp = etc_bytes_per_sec((u64)e->rp_pkts * mss, e->rp_us);
 	else if (e->single_bursts)
-		rp = etc_single_ack_rp(e, p, mss);
+		rp = etc_single_ack_rp(e, mss, pkts);
 	else
 		return;		/* nothing measured: keep the last Rp */
 	if (rp < e->rcv_max)
@@ -581,7 +583,7 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 			e->rcv -= (e->rcv - rr) >> ETC_RCV_EWMA_SHIFT;
 		etc_update_stage(e);
 	}
-	etc_update_rp(e, p, a->mss);
+	etc_update_rp(e, p, a->mss, pkts);
 	ev = etc_rate_update(e, p, a);
 
 	e->round_start_us = a->now_us;

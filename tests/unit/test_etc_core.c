@@ -278,16 +278,16 @@ static void test_stages(void)
 	/* stable: Rp = min(k x r_max, measured) */
 	e.rp_pkts = 1000;
 	e.rp_us = 100000;			/* 14.48 MB/s measured */
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok = e.rp == fp_mul(1000000, p.k);
 	e.rp_pkts = 10;
 	e.rp_us = 100000;			/* 144.8 kB/s: below r_max */
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 1000000;			/* corrected up to r_max */
 	e.rp_pkts = 0;
 	e.rp_us = 0;
 	e.single_bursts = 3;			/* one ACK per burst */
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 1250000;
 	tap(ok, "stages: stable Rp = min(k x r_max, Rp) >= r_max; 1.25 x r_max on single ACKs",
 	    "Rp %llu", (unsigned long long)e.rp);
@@ -299,21 +299,24 @@ static void test_stages(void)
 	 */
 	e.min_rtt_us = 40000;
 	e.rtt_round_us = 41000;
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok = e.rp == fp_mul(1000000, p.k);
 	e.stage = ETC_DETECT;
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 7ULL * MSS * 1000;
 	e.rtt_round_us = 140000;
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 1250000;
 	e.rtt_round_us = 40000;			/* no spread: 7 packets in 1 us */
-	etc_update_rp(&e, &p, MSS);
+	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 7ULL * MSS * 1000000;
+	e.rtt_round_us = 41000;			/* one-packet skbs: no bound */
+	etc_update_rp(&e, &p, MSS, 5);
+	ok &= e.rp == 1250000;
 	e.stage = ETC_STABLE;
 	e.min_rtt_us = ETC_NO_RTT;
 	e.rtt_round_us = ETC_NO_RTT;
-	tap(ok, "stages: single ACKs bound Rp below by N - 1 packets over the RTT's excess over the min RTT",
+	tap(ok, "stages: single ACKs bound Rp below by a burst less one packet over the RTT's excess over the min RTT",
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	e.rcv = 1150000;			/* > 1.1 x r_max: spare bandwidth */
