@@ -400,13 +400,17 @@ static inline void etc_update_stage(struct etc_core *e)
  * Rp of a round of @pkts packets whose bursts each came back in one ACK.
  * The paper takes 1.25 x r_max; its receiver acks every burst's first
  * packet, a stock receiver does not.  Linux acks a burst once when it
- * arrives back to back, as a token bucket with tokens to spare passes it,
- * so one ACK is a sign of a fast pull, not a slow one.  The ACK's RTT
- * bounds it: a burst's packets left together, so their spread at the
- * receiver is at most that RTT's excess over the min RTT, and Rp at least
- * a burst less one packet over that excess.  Whichever is larger is taken.
+ * arrives back to back, as a token bucket with tokens to spare passes it
+ * while the path has no queue, so there one ACK is a sign of a fast pull,
+ * not a slow one.  The ACK's RTT bounds it: a burst's packets left
+ * together, so their spread at the receiver is at most that RTT's excess
+ * over the min RTT, and Rp at least a burst less one packet over that
+ * excess.  Only without a queue (an excess below the gradient threshold)
+ * is the larger of the two taken: behind a queue the ACK may merge a
+ * burst the queue has spread, and the bound is not about Rp any more.
  */
-static inline u64 etc_single_ack_rp(const struct etc_core *e, u32 mss,
+static inline u64 etc_single_ack_rp(const struct etc_core *e,
+				    const struct etc_params *p, u32 mss,
 				    u32 pkts)
 {
 	u64 rp = div64_u64(e->rcv_max * ETC_RP_FALLBACK_NUM,
@@ -420,6 +424,8 @@ static inline u64 etc_single_ack_rp(const struct etc_core *e, u32 mss,
 		return rp;
 	spread = e->rtt_round_us > e->min_rtt_us ?
 		 e->rtt_round_us - e->min_rtt_us : 1;
+	if (spread > fp_mul(e->min_rtt_us, p->grad))
+		return rp;
 	bound = etc_bytes_per_sec((u64)(per_burst - 1) * mss, spread);
 	return bound > rp ? bound : rp;
 }
@@ -433,7 +439,7 @@ static inline void etc_update_rp(struct etc_core *e,
 	if (e->rp_us)
 		rp = etc_bytes_per_sec((u64)e->rp_pkts * mss, e->rp_us);
 	else if (e->single_bursts)
-		rp = etc_single_ack_rp(e, mss, pkts);
+		rp = etc_single_ack_rp(e, p, mss, pkts);
 	else
 		return;		/* nothing measured: keep the last Rp */
 	if (rp < e->rcv_max)

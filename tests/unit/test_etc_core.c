@@ -294,8 +294,10 @@ static void test_stages(void)
 
 	/*
 	 * Single ACKs 1 ms above the min RTT: the burst spread over at most
-	 * 1 ms, so Rp >= 7 packets / 1 ms; 100 ms above bounds Rp by less
-	 * than 1.25 x r_max, which then stands.  The stable cap still holds.
+	 * 1 ms, so Rp >= 7 packets / 1 ms.  Past the gradient threshold
+	 * (4 ms of 40) there is a queue and 1.25 x r_max stands, even where
+	 * the bound (7 packets / 5 ms = 2 MB/s) is higher.  The stable cap
+	 * still holds.
 	 */
 	e.min_rtt_us = 40000;
 	e.rtt_round_us = 41000;
@@ -307,6 +309,9 @@ static void test_stages(void)
 	e.rtt_round_us = 140000;
 	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 1250000;
+	e.rtt_round_us = 45000;			/* 5 ms of queue: no bound */
+	etc_update_rp(&e, &p, MSS, 24);
+	ok &= e.rp == 1250000;
 	e.rtt_round_us = 40000;			/* no spread: 7 packets in 1 us */
 	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 7ULL * MSS * 1000000;
@@ -316,7 +321,7 @@ static void test_stages(void)
 	e.stage = ETC_STABLE;
 	e.min_rtt_us = ETC_NO_RTT;
 	e.rtt_round_us = ETC_NO_RTT;
-	tap(ok, "stages: single ACKs bound Rp below by a burst less one packet over the RTT's excess over the min RTT",
+	tap(ok, "stages: single ACKs without a queue bound Rp below by a burst less one packet over the RTT's excess",
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	e.rcv = 1150000;			/* > 1.1 x r_max: spare bandwidth */
