@@ -594,6 +594,15 @@ static void sim_setup(double mbit, double rtt_ms, int nflows, double gap_s)
 		sim.f[i].start = 1000 + i * gap_s * 1e6;
 }
 
+/* netlab's tbf: 20 Mbit/s, a 5 ms bucket, 1 Gbit/s sender link, one flow */
+static void sim_setup_tbf(double ack_whole)
+{
+	sim_setup(20, 40, 1, 0);
+	sim.bucket = 20e6 / 8 * 0.005;
+	sim.line = 1e9 / 8 / 1e6;
+	sim.ack_whole = ack_whole;
+}
+
 static void test_sim_single(void)
 {
 	struct etc_params p = defaults();
@@ -668,9 +677,7 @@ static void test_sim_tbf(void)
 	struct sim_flow *f = &sim.f[0];
 	double util, qavg, c = 20e6 / 8, qstart;
 
-	sim_setup(20, 40, 1, 0);
-	sim.bucket = 20e6 / 8 * 0.005;
-	sim.line = 1e9 / 8 / 1e6;
+	sim_setup_tbf(0);
 	sim_run(&sim, &p, 1e6, 0);
 	qstart = sim.qmax;
 	/*
@@ -699,19 +706,14 @@ static void test_sim_tbf_ack_whole(void)
 {
 	struct etc_params p = defaults();
 	struct sim_flow *f = &sim.f[0];
-	double util, qavg, c = 20e6 / 8;
-	u64 rate_startup;
+	double c = 20e6 / 8, util, qavg;
 
-	sim_setup(20, 40, 1, 0);
-	sim.bucket = 20e6 / 8 * 0.005;
-	sim.line = 1e9 / 8 / 1e6;
-	sim.ack_whole = 100;
+	sim_setup_tbf(100);
 	sim_run(&sim, &p, 1e6, 0);
-	rate_startup = f->e.rate;
-	tap(rate_startup > 0.7 * c && f->max_rate <= 2.5 * c && sim.qmax < 60000,
+	tap(f->e.rate > 0.7 * c && f->max_rate <= 2.5 * c && sim.qmax < 60000,
 	    "sim tbf, one ACK per undispersed burst: > 70 % of C within 1 s, peak <= 2.5 C, queue < 1.5 BDP",
 	    "rate after 1 s %.1f %% of C, peak %.1f %%, queue peak %.1f ms",
-	    100.0 * rate_startup / c, 100.0 * f->max_rate / c, sim.qmax / 1000);
+	    100.0 * f->e.rate / c, 100.0 * f->max_rate / c, sim.qmax / 1000);
 	sim_steady(&sim, f, &p, &util, &qavg);
 	tap(util > 0.9 && qavg < 15,
 	    "sim tbf, one ACK per undispersed burst, 20 s: utilisation > 90 %, mean queueing delay < 15 ms",
