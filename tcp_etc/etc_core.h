@@ -418,8 +418,12 @@ static inline u64 etc_single_ack_rp(const struct etc_core *e,
 	u32 per_burst = pkts / e->single_bursts, spread;
 	u64 bound;
 
-	/* one-packet skbs (no GSO) say nothing about a spread */
-	if (per_burst < 2 || e->rtt_round_us == ETC_NO_RTT ||
+	/*
+	 * One-segment skbs (no GSO) are paced apart, not sent together; a
+	 * delayed ACK covers two of them.  Their rounds say nothing about a
+	 * spread.
+	 */
+	if (per_burst < 3 || e->rtt_round_us == ETC_NO_RTT ||
 	    e->min_rtt_us == ETC_NO_RTT)
 		return rp;
 	spread = e->rtt_round_us > e->min_rtt_us ?

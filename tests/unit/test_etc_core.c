@@ -316,7 +316,7 @@ static void test_stages(void)
 	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == 7ULL * MSS * 1000000;
 	e.rtt_round_us = 41000;			/* one-packet skbs: no bound */
-	etc_update_rp(&e, &p, MSS, 5);
+	etc_update_rp(&e, &p, MSS, 6);		/* delayed ACKs: 2 per ACK */
 	ok &= e.rp == 1250000;
 	e.stage = ETC_STABLE;
 	e.min_rtt_us = ETC_NO_RTT;
