@@ -210,8 +210,8 @@ tap_diag "etc:   ${e_mbit} Mbit/s (${e_util} %), RTT p50 ${e_p50} ms, p95 ${e_p9
 # fill the link, the guest is starved of CPU (a TCG guest on a shared
 # host) and neither utilisation nor RTT says anything about ETC.
 # The issue's targets (>= 85 %, p95 well below CUBIC's) are met on a
-# quiet host, but 6.1 meets them with little to spare (88-93 %, p95 up to
-# 0.78 x CUBIC's; see Documentation/tcp_etc.rst): they run as TAP TODO
+# quiet host, but 6.1 meets them with little to spare (86.5-93 %, p95 up
+# to 0.85 x CUBIC's; see Documentation/tcp_etc.rst): they run as TAP TODO
 # cases that report the number without failing, beside hard
 # floors that catch a broken sender.  The RTT floor is the median: a
 # sender that fills the queue as CUBIC does fails it, while the few
@@ -222,7 +222,7 @@ if [ "$(fge "$c_util" 80)" = 1 ]; then
 	tap_check "$(fge "$e_util" 50)" "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s (floor)" \
 		"${e_util} % (cubic ${c_util} %)"
 	tap_todo "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s" \
-		"${e_util} %" "met on a quiet host, 88 % at worst on 6.1"
+		"${e_util} %" "met on a quiet host, 86.5 % at worst on 6.1"
 	tap_check "$(awk -v e="$e_p50" -v c="$c_p50" 'BEGIN { print (e > 0 && c > 0 && e < c) ? 1 : 0 }')" \
 		"etc RTT p50 below cubic's (floor)" "etc ${e_p50} ms, cubic ${c_p50} ms"
 	tap_todo "$(awk -v e="$e_p95" -v c="$c_p95" 'BEGIN { print (e > 0 && c > 0 && e < c) ? 1 : 0 }')" \
