@@ -74,6 +74,7 @@ typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
 
+#define U16_MAX		((u16)~0U)
 #define U32_MAX		((u32)~0U)
 #define S32_MAX		((s32)(U32_MAX >> 1))
 #define U64_MAX		((u64)~0ULL)

@@ -23,7 +23,9 @@
  *  - once per RTT the rate update of Algorithm 1: increase by Eq. 1 when
  *    the RTT holds or falls or 8 RTTs passed, decrease to (s + r) / 2 and
  *    drain at eta x s for t_d (Eq. 2) when the RTT gradient passes the
- *    threshold, then hold for one RTT (sec. 3.4).
+ *    threshold, then hold for one RTT (sec. 3.4);
+ *  - not in the paper: a round that loses heavily decreases the same way
+ *    and caps in-flight data (ETC_HEAVY_LOSS_SHIFT).
  */
 #ifndef _ETC_CORE_H
 #define _ETC_CORE_H
@@ -67,6 +69,22 @@
  * Rp can be 50x the shaped rate and an uncapped step overshoots by ln(50).
  */
 #define ETC_MAX_STEP		2
+/*
+ * Heavy loss: a round that lost at least 3 packets and 1/32 of its
+ * packets.  The paper has no loss rule; its RTT gradient sees a queue
+ * grow but not one that a full drop-tail buffer pins (every round then
+ * "holds" and Eq. 1 goes on raising s), nor a buffer shorter than the
+ * threshold that the bursts overflow.  Such a round decreases and drains
+ * as a gradient trip does, and caps in-flight data at 7/8 of what was in
+ * flight.  While the cap limits the flow it grows by a packet per round
+ * with loss or a queue, by an eighth without either.  With 1 % random
+ * loss at most about 7 % of rounds are heavy (rounds near 100 packets);
+ * the count of 3 keeps small rounds (a slowed flow) from tripping on one
+ * random loss.
+ */
+#define ETC_HEAVY_LOSS_SHIFT	5
+#define ETC_HEAVY_LOSS_MIN	3
+#define ETC_HI_MD_SHIFT		3
 /* Rates are kept below 2^44 bytes/s (~140 Tbit/s): products stay in u64. */
 #define ETC_MAX_RATE		BIT_ULL(44)
 
@@ -90,6 +108,7 @@ enum etc_event {
 	ETC_EV_HOLD,		/* drain over, holding one RTT */
 	ETC_EV_CRUISE,		/* hold over */
 	ETC_EV_RTO,
+	ETC_EV_LOSS,		/* heavy loss: in-flight cap cut (and decrease) */
 };
 
 /* Tunables, all validated by the module before they get here. */
@@ -108,6 +127,7 @@ struct etc_ack {
 	u32 delivered;		/* packets delivered so far, after this ACK */
 	u32 prior_delivered;	/* delivered when the newest acked packet left */
 	u32 rtt_us;		/* RTT of the newest acked packet, 0 if none */
+	u32 lost;		/* packets newly marked lost by this ACK */
 	u64 inflight;		/* bytes in flight */
 	u32 mss;
 	bool valid;		/* newly delivered data, not a retransmission */
@@ -129,20 +149,23 @@ struct etc_core {
 	u32 burst_id;
 	u32 burst_t0;		/* first and last ACK time of the open burst */
 	u32 burst_t1;
-	u32 burst_d0;		/* delivered at its first and last ACK */
-	u32 burst_d1;
+	u32 burst_d0;		/* delivered at its first ACK */
 	u32 rp_pkts;		/* this round: packets and time of closed bursts */
 	u32 rp_us;
 	u32 phase_end_us;
-	u8 phase;		/* enum etc_phase */
-	u8 stage;		/* enum etc_stage */
+	u32 inflight_hi;	/* in-flight cap after loss with a queue, 0: none */
+	u16 burst_pkts;		/* delivered since its first ACK, saturating */
+	u16 round_lost;		/* packets marked lost this round, saturating */
 	u8 idle_rounds;		/* rounds without a rate change */
 	u8 stall_rounds;	/* rounds without a 1.1x rise in r */
-	u8 burst_acks;		/* ACKs seen for the open burst, saturating */
 	u8 single_bursts;	/* bursts closed with one ACK this round */
-	u8 started;		/* a burst is open / rounds have started */
-	u8 grad_rounds;		/* rounds in a row above the gradient threshold */
+	u8 phase:2,		/* enum etc_phase */
+	   stage:1,		/* enum etc_stage */
+	   grad_rounds:2,	/* rounds in a row above the gradient threshold */
+	   burst_acks:2;	/* ACKs of the open burst, saturating; 0: none */
 };
+
+#define ETC_BURST_ACKS_MAX	3
 
 #define ETC_NO_RTT	(~0U)
 
@@ -313,13 +336,15 @@ static inline u32 etc_cwnd(const struct etc_core *e,
 	if (e->stage == ETC_DETECT && dlv && dlv < rate)
 		rate = dlv;
 	pkts = div_u64(2 * etc_rate_bytes(rate, rtt), mss) + 2 * p->burst;
+	if (e->inflight_hi && pkts > e->inflight_hi)
+		pkts = e->inflight_hi;
 	return pkts > 0xffffff ? 0xffffff : (u32)pkts;
 }
 
 /* Close the open burst: add its dispersion to the round's Rp sample. */
 static inline void etc_close_burst(struct etc_core *e)
 {
-	u32 pkts = e->burst_d1 - e->burst_d0;
+	u32 pkts = e->burst_pkts;
 	u32 us = e->burst_t1 - e->burst_t0;
 
 	if (e->burst_acks < 2 || !pkts || !us) {
@@ -342,21 +367,22 @@ static inline void etc_close_burst(struct etc_core *e)
 /* Track the micro-burst the ACK belongs to; true on its first ACK. */
 static inline bool etc_track_burst(struct etc_core *e, const struct etc_ack *a)
 {
-	if (e->started && a->burst_id == e->burst_id) {
+	if (e->burst_acks && a->burst_id == e->burst_id) {
+		u32 pkts = a->delivered - e->burst_d0;
+
 		e->burst_t1 = a->now_us;
-		e->burst_d1 = a->delivered;
-		if (e->burst_acks < 255)
+		e->burst_pkts = pkts > U16_MAX ? U16_MAX : pkts;
+		if (e->burst_acks < ETC_BURST_ACKS_MAX)
 			e->burst_acks++;
 		return false;
 	}
-	if (e->started)
+	if (e->burst_acks)
 		etc_close_burst(e);
-	e->started = 1;
 	e->burst_id = a->burst_id;
 	e->burst_t0 = a->now_us;
 	e->burst_t1 = a->now_us;
 	e->burst_d0 = a->delivered;
-	e->burst_d1 = a->delivered;
+	e->burst_pkts = 0;
 	e->burst_acks = 1;
 	return true;
 }
@@ -476,10 +502,63 @@ static inline s64 etc_gradient(const struct etc_core *e)
 	return (s64)fp_div((u64)d, e->min_rtt_us);
 }
 
-/* Algorithm 1, RateUpdate(), at the end of a round. */
+/* Is the round's RTT more than a gradient threshold above the min RTT? */
+static inline bool etc_queue_seen(const struct etc_core *e,
+				  const struct etc_params *p)
+{
+	if (e->rtt_round_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT)
+		return false;
+	return e->rtt_round_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+}
+
+/*
+ * The in-flight cap of heavy loss, once per round: cut to 7/8 of what is
+ * in flight; while in flight is within a burst of it, a packet more per
+ * round with loss or a queue (several flows overflowing one buffer thus
+ * back off and probe as AIMD does, which evens out their shares), an
+ * eighth more without.  A cap the flow does not reach stays, so a later
+ * overshoot (s far above r after a stage change) is held to it.
+ * Returns true on a cut.
+ */
+static inline bool etc_update_inflight_hi(struct etc_core *e,
+					  const struct etc_params *p,
+					  const struct etc_ack *a, u32 pkts)
+{
+	u64 sent = (u64)pkts + e->round_lost;
+	u32 inflight, floor = 2 * p->burst, step;
+
+	if (!a->mss || div_u64(a->inflight, a->mss) > ETC_U32_MAX)
+		inflight = a->mss ? ETC_U32_MAX : 0;
+	else
+		inflight = (u32)div_u64(a->inflight, a->mss);
+
+	if (e->round_lost < ETC_HEAVY_LOSS_MIN ||
+	    (u64)e->round_lost << ETC_HEAVY_LOSS_SHIFT < sent) {
+		if (!e->inflight_hi || (u64)inflight + p->burst < e->inflight_hi)
+			return false;
+		step = 1;
+		if (!e->round_lost && !etc_queue_seen(e, p) &&
+		    e->inflight_hi >> ETC_HI_MD_SHIFT)
+			step = e->inflight_hi >> ETC_HI_MD_SHIFT;
+		e->inflight_hi = e->inflight_hi > ETC_U32_MAX - step ?
+				 ETC_U32_MAX : e->inflight_hi + step;
+		return false;
+	}
+	if (e->inflight_hi && e->inflight_hi < inflight)
+		inflight = e->inflight_hi;
+	inflight -= inflight >> ETC_HI_MD_SHIFT;
+	e->inflight_hi = inflight > floor ? inflight : floor;
+	return true;
+}
+
+/*
+ * Algorithm 1, RateUpdate(), at the end of a round; @heavy: the round
+ * lost heavily, which decreases and drains as a gradient trip does.
+ */
 static inline enum etc_event etc_rate_update(struct etc_core *e,
 					     const struct etc_params *p,
-					     const struct etc_ack *a)
+					     const struct etc_ack *a,
+					     bool heavy)
 {
 	s64 g = etc_gradient(e);
 	u64 floor = etc_floor_rate(e, p, a->mss);
@@ -496,6 +575,8 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 	}
 	if (e->rtt_round_us < e->rtt_ref_us)
 		e->rtt_ref_us = e->rtt_round_us;
+	if (heavy)
+		goto decrease;
 
 	/* "holds": within a quarter of the threshold */
 	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS) {
@@ -522,6 +603,7 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 			e->idle_rounds++;
 		return ETC_EV_NONE;
 	}
+decrease:
 	e->grad_rounds = 0;
 
 	/*
@@ -580,6 +662,7 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 	u32 us = a->now_us - e->round_start_us;
 	u32 pkts = a->delivered - e->round_dlv;
 	enum etc_event ev;
+	bool cut;
 
 	if (us && pkts) {
 		u64 rr = etc_bytes_per_sec((u64)pkts * a->mss, us);
@@ -594,7 +677,10 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 		etc_update_stage(e);
 	}
 	etc_update_rp(e, p, a->mss, pkts);
-	ev = etc_rate_update(e, p, a);
+	cut = etc_update_inflight_hi(e, p, a, pkts);
+	ev = etc_rate_update(e, p, a, cut);
+	if (cut)
+		ev = ETC_EV_LOSS;
 
 	e->round_start_us = a->now_us;
 	e->round_dlv = a->delivered;
@@ -602,6 +688,7 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 	e->rp_pkts = 0;
 	e->rp_us = 0;
 	e->single_bursts = 0;
+	e->round_lost = 0;
 	return ev;
 }
 
@@ -620,6 +707,10 @@ static inline enum etc_event etc_on_ack(struct etc_core *e,
 {
 	enum etc_event ev = etc_phase_timer(e, a);
 
+	if (a->lost > (u32)(U16_MAX - e->round_lost))
+		e->round_lost = U16_MAX;
+	else
+		e->round_lost += a->lost;
 	if (!a->valid)
 		return ev;
 	/* RTT of the first packet of each micro-burst only (sec. 3.2) */

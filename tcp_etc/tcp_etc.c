@@ -16,7 +16,8 @@
  *    cwnd cap of 2 x s x min RTT plus two bursts (while detecting, s there
  *    is at most the delivery rate, see etc_cwnd()).
  *  - loss: ssthresh stays infinite and undo keeps cwnd, so the stack's
- *    own reductions do not fight the rate; an RTO halves s once.
+ *    own reductions do not fight the rate; an RTO halves s once; a round
+ *    that loses heavily (rs->losses) decreases s and caps cwnd.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -128,6 +129,7 @@ static void etc_main(struct sock *sk, u32 ack, int flag,
 	a.delivered = tp->delivered;
 	a.prior_delivered = rs->prior_delivered;
 	a.rtt_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0;
+	a.lost = rs->losses > 0 ? (u32)rs->losses : 0;
 	a.inflight = (u64)tcp_packets_in_flight(tp) * tp->mss_cache;
 	a.mss = tp->mss_cache;
 	/* Retransmissions are ambiguous for both burst timing and RTT. */
