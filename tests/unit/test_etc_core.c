@@ -323,7 +323,7 @@ static void test_stages(void)
 	e.stage = ETC_STABLE;
 	e.min_rtt_us = ETC_NO_RTT;
 	e.rtt_round_us = ETC_NO_RTT;
-	tap(ok, "stages: single ACKs without a queue bound Rp below by a burst less one packet over the RTT's excess",
+	tap(ok, "stages: single ACKs without a queue: Rp >= (burst - 1) x MSS / RTT excess",
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	e.rcv = 1150000;			/* > 1.1 x r_max: spare bandwidth */
