@@ -153,7 +153,7 @@ struct etc_core {
 	u32 rp_pkts;		/* this round: packets and time of closed bursts */
 	u32 rp_us;
 	u32 phase_end_us;
-	u32 inflight_hi;	/* in-flight cap after loss with a queue, 0: none */
+	u32 inflight_hi;	/* in-flight cap after heavy loss, packets, 0: none */
 	u16 burst_pkts;		/* delivered since its first ACK, saturating */
 	u16 round_lost;		/* packets marked lost this round, saturating */
 	u8 idle_rounds;		/* rounds without a rate change */
@@ -525,12 +525,9 @@ static inline bool etc_update_inflight_hi(struct etc_core *e,
 					  const struct etc_ack *a, u32 pkts)
 {
 	u64 sent = (u64)pkts + e->round_lost;
-	u32 inflight, floor = 2 * p->burst, step;
-
-	if (!a->mss || div_u64(a->inflight, a->mss) > ETC_U32_MAX)
-		inflight = a->mss ? ETC_U32_MAX : 0;
-	else
-		inflight = (u32)div_u64(a->inflight, a->mss);
+	u64 in = a->mss ? div_u64(a->inflight, a->mss) : 0;
+	u32 inflight = in > ETC_U32_MAX ? ETC_U32_MAX : (u32)in;
+	u32 floor = 2 * p->burst, step;
 
 	if (e->round_lost < ETC_HEAVY_LOSS_MIN ||
 	    (u64)e->round_lost << ETC_HEAVY_LOSS_SHIFT < sent) {
