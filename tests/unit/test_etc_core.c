@@ -391,7 +391,7 @@ static void test_grad_confirm(void)
 	    "event %d, rate %llu", ev1, (unsigned long long)e.rate);
 }
 
-/* One round's end for the loss-with-a-queue cap; true on a cut. */
+/* One round's end for the heavy-loss cap; true on a cut. */
 static bool hi_round(struct etc_core *e, const struct etc_params *p,
 		     u32 pkts, u32 lost, u32 rtt_us, u32 inflight)
 {
