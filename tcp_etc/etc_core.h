@@ -422,6 +422,15 @@ static inline void etc_update_stage(struct etc_core *e)
 		e->stage = ETC_STABLE;
 }
 
+/* Is the round's RTT more than a gradient threshold above the min RTT? */
+static inline bool etc_queue_seen(const struct etc_core *e,
+				  const struct etc_params *p)
+{
+	if (e->rtt_round_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT)
+		return false;
+	return e->rtt_round_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+}
+
 /*
  * Rp of a round of @pkts packets whose bursts each came back in one ACK.
  * The paper takes 1.25 x r_max; its receiver acks every burst's first
@@ -474,7 +483,15 @@ static inline void etc_update_rp(struct etc_core *e,
 		return;		/* nothing measured: keep the last Rp */
 	if (rp < e->rcv_max)
 		rp = e->rcv_max;
-	if (e->stage == ETC_STABLE) {
+	/*
+	 * Behind a queue the bottleneck spaced the bursts, so Rp is the
+	 * pulling rate of Eq. 5, alike for every flow there, and Eq. 1 then
+	 * gives the smaller flow the larger step (sec. 5.3).  Capped at
+	 * k x r_max each flow would step by the same f(k) and an unfair
+	 * split would stay.  Without a queue a token bucket with tokens to
+	 * spare may pass a burst at line rate, and the cap stands.
+	 */
+	if (e->stage == ETC_STABLE && !etc_queue_seen(e, p)) {
 		u64 cap = fp_mul(e->rcv_max, p->k);
 
 		if (rp > cap)
@@ -500,15 +517,6 @@ static inline s64 etc_gradient(const struct etc_core *e)
 	if (d < 0)
 		return -(s64)fp_div((u64)-d, e->min_rtt_us);
 	return (s64)fp_div((u64)d, e->min_rtt_us);
-}
-
-/* Is the round's RTT more than a gradient threshold above the min RTT? */
-static inline bool etc_queue_seen(const struct etc_core *e,
-				  const struct etc_params *p)
-{
-	if (e->rtt_round_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT)
-		return false;
-	return e->rtt_round_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
 }
 
 /*

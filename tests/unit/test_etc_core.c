@@ -337,6 +337,45 @@ static void test_stages(void)
 	    NULL);
 }
 
+/*
+ * Stable stage, P3 of the paper (sec. 5.3): two flows share a 20 Mbit/s
+ * FIFO at 12 and 8 Mbit/s and its queue spaces their bursts at the link
+ * rate, so both measure Rp = 20 Mbit/s (Eq. 5).  Eq. 1 must give the
+ * smaller flow the larger step.  With Rp capped at k x r_max = 18 and
+ * 12 Mbit/s both step by f(1.5), and the larger flow gains more.
+ */
+static double stable_step(double s_mbit, u32 rtt_round_us)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	u64 s = (u64)(s_mbit * 1e6 / 8);
+
+	etc_core_init(&e, MSS, 40000, 0);
+	e.stage = ETC_STABLE;
+	e.rate = s;
+	e.rcv = s;
+	e.rcv_max = s;
+	e.min_rtt_us = 40000;
+	e.rtt_round_us = rtt_round_us;
+	e.rp_pkts = 1000;
+	e.rp_us = 579200;			/* 1000 x 1448 B in 20 Mbit/s */
+	etc_update_rp(&e, &p, MSS, 40);
+	return mbit(etc_increase(e.rate, e.rp, p.alpha) - s);
+}
+
+static void test_stable_fairness(void)
+{
+	double big = stable_step(12, 48000), small = stable_step(8, 48000);
+	double big0 = stable_step(12, 41000), small0 = stable_step(8, 41000);
+
+	tap(small > big && small + 8 < big + 12,
+	    "stable stage behind a queue: the smaller flow's Eq. 1 step is larger (sec. 5.3)",
+	    "steps %.2f (8 Mbit/s) and %.2f (12 Mbit/s)", small, big);
+	tap(fabs(small0 / 8 - big0 / 12) < 0.01,
+	    "stable stage without a queue: Rp capped at k x r_max, equal relative steps",
+	    "steps %.2f (8 Mbit/s) and %.2f (12 Mbit/s)", small0, big0);
+}
+
 /* One round of @pkts packets whose min RTT is @rtt_us; the rate update. */
 static enum etc_event grad_round(struct etc_core *e, const struct etc_params *p,
 				 u32 pkts, u32 rtt_us)
@@ -943,6 +982,7 @@ int main(void)
 	test_overflow();
 	test_cwnd();
 	test_stages();
+	test_stable_fairness();
 	test_grad_confirm();
 	test_inflight_hi();
 	test_sim_single();
