@@ -70,7 +70,7 @@ MODULE_PARM_DESC(alpha, "log base of the rate increase, Eq. 1 (1.5 .. 16, or \"e
 module_param_cb(eta, &cc_q16_param_ops, &etc_eta, 0644);
 MODULE_PARM_DESC(eta, "queue drain rate as a fraction of the rate (0.05 .. 0.95; default 0.3)");
 module_param_cb(k, &cc_q16_param_ops, &etc_k, 0644);
-MODULE_PARM_DESC(k, "stable stage cap of the pulling rate, k x r_max (1 .. 4; default 1.5)");
+MODULE_PARM_DESC(k, "stable stage cap of the pulling rate in rounds without a queue, k x r_max (1 .. 4; default 1.5)");
 module_param_cb(grad_thresh, &cc_q16_param_ops, &etc_grad, 0644);
 MODULE_PARM_DESC(grad_thresh, "RTT gradient that triggers a decrease, as a fraction of the min RTT (0.01 .. 10; default 0.1)");
 module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);

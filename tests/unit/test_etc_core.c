@@ -8,6 +8,8 @@
  *  - Eq. 5 pulling-rate model: ABW <= Rp <= C_L, Rp >= C_L / 2.
  *  - Eq. 2 drain time, the (s + r) / 2 decrease.
  *  - Overflow: 100 Gbit/s rates and 1 s RTTs.
+ *  - The stable stage's k x r_max cap, and Eq. 1's step for two flows
+ *    behind one queue (the smaller gains more, sec. 5.3).
  *  - The per-ACK state machine on a packet-level simulation of a FIFO
  *    bottleneck: start-up, detection -> stable stage, RTT-gradient
  *    decrease and drain, utilisation and queueing delay, two flows; a
