@@ -18,14 +18,14 @@ require_root
 ko=$MODDIR/tcp_etc/tcp_etc.ko
 RATE_MBIT=${ETC_RATE_MBIT:-20}
 DELAY_MS=${ETC_DELAY_MS:-40}
-SECS=${ETC_SECS:-10}
+SECS=${ETC_SECS:-20}
 OMIT=2
 # 1 BDP in bytes
 LIMIT=$((RATE_MBIT * 1000000 / 8 * DELAY_MS / 1000))
 NS_S=etc-snd NS_R=etc-rtr NS_C=etc-rcv
 PY=/usr/bin/python3
 
-tap_plan 18
+tap_plan 17
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_etc built for $KVER" "no $ko (make modules-all)"
@@ -208,35 +208,36 @@ tap_diag "cubic: ${c_mbit} Mbit/s (${c_util} %), RTT p50 ${c_p50} ms, p95 ${c_p9
 tap_diag "etc:   ${e_mbit} Mbit/s (${e_util} %), RTT p50 ${e_p50} ms, p95 ${e_p95} ms"
 # CUBIC is the yardstick of the emulation itself: when even CUBIC cannot
 # fill the link, the guest is starved of CPU (a TCG guest on a shared
-# host) and neither utilisation nor RTT says anything about ETC.
-# The issue's targets (>= 85 %, p95 well below CUBIC's) are met on a
-# quiet host, but 6.1 meets them with little to spare (86.5-93 %, p95 up
-# to 0.85 x CUBIC's; see Documentation/tcp_etc.rst): they run as TAP TODO
-# cases that report the number without failing, beside hard
-# floors that catch a broken sender.  The RTT floor is the median: a
-# sender that fills the queue as CUBIC does fails it, while the few
-# samples a guest stall inflates (up to 100 ms, above what the 40 ms of
-# delay and 40 ms of buffer can give) move ETC's p95 past CUBIC's in some
-# runs, CUBIC's own p95 being bounded by the full buffer.
+# host) and neither utilisation nor RTT says anything about ETC.  Below
+# 80 % every performance case is skipped.  The floors (utilisation
+# >= 50 %, RTT median below CUBIC's) catch a broken sender on any guest
+# that gets that far.  The issue's targets (>= 85 %, p95 well below
+# CUBIC's, here <= 0.8 x) are judged once CUBIC reaches 90 %: in a quiet
+# guest it reaches 93-95 %, while with about 20 % of the host's CPU
+# stolen CUBIC still got 86-94 % but ETC 74-89 %.  ETC keeps little
+# queue, so a sender stall idles the link where CUBIC's full buffer
+# covers it; such a miss measures the emulator, not ETC.  20 s flows
+# (not 10) keep one drain or stall from deciding the result.  With the
+# guest on the TSC (scripts/vm) both kernels gave 92.7-93.5 % and p95
+# 0.64-0.68 x CUBIC's (Documentation/tcp_etc.rst).
 if [ "$(fge "$c_util" 80)" = 1 ]; then
 	tap_check "$(fge "$e_util" 50)" "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s (floor)" \
 		"${e_util} % (cubic ${c_util} %)"
-	tap_todo "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s" \
-		"${e_util} %" "met on a quiet host, 84.0 % at worst on 6.1"
 	tap_check "$(awk -v e="$e_p50" -v c="$c_p50" 'BEGIN { print (e > 0 && c > 0 && e < c) ? 1 : 0 }')" \
 		"etc RTT p50 below cubic's (floor)" "etc ${e_p50} ms, cubic ${c_p50} ms"
-	tap_todo "$(awk -v e="$e_p95" -v c="$c_p95" 'BEGIN { print (e > 0 && c > 0 && e < c) ? 1 : 0 }')" \
-		"etc RTT p95 below cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms" \
-		"guest stalls put single samples above it"
-	tap_todo "$(awk -v e="$e_p95" -v c="$c_p95" 'BEGIN { print (e > 0 && c > 0 && e <= 0.8 * c) ? 1 : 0 }')" \
-		"etc RTT p95 <= 0.8 x cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms" \
-		"met on a quiet host only"
 else
 	why="emulated link too slow: cubic reached only ${c_util} % (guest starved of CPU)"
 	tap_skip "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s (measured ${e_util} %)" "$why"
-	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (measured ${e_util} %)" "$why"
 	tap_skip "etc RTT p50 below cubic's (etc ${e_p50} ms, cubic ${c_p50} ms)" "$why"
-	tap_skip "etc RTT p95 below cubic's (etc ${e_p95} ms, cubic ${c_p95} ms)" "$why"
+fi
+if [ "$(fge "$c_util" 90)" = 1 ]; then
+	tap_check "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s" \
+		"${e_util} % (cubic ${c_util} %)"
+	tap_check "$(awk -v e="$e_p95" -v c="$c_p95" 'BEGIN { print (e > 0 && c > 0 && e <= 0.8 * c) ? 1 : 0 }')" \
+		"etc RTT p95 <= 0.8 x cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms"
+else
+	why="emulated link too slow for the targets: cubic reached only ${c_util} % (90 % needed)"
+	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (measured ${e_util} %)" "$why"
 	tap_skip "etc RTT p95 <= 0.8 x cubic's (etc ${e_p95} ms, cubic ${c_p95} ms)" "$why"
 fi
 tap_diag "etc RTT p95 - base: $(awk -v e="$e_p95" -v b=$DELAY_MS 'BEGIN { printf "%.1f", e - b }') ms (benchmark target <= 10 ms)"
