@@ -7,16 +7,16 @@
 # (scripts/netlab): 20 Mbit/s, 30 ms with 1 % random loss, PCC against
 # CUBIC in the same guest, and a 5-packet bottleneck buffer.
 #
-# The paper's targets (>= 80 % utilisation at 1 % loss, >= 70 % with a
-# 5-packet buffer) are TODO lines; the hard checks keep a margin for a
-# slow TCG guest: PCC must beat CUBIC under loss clearly and keep the
-# link at least half busy.
+# The issue's targets (>= 80 % utilisation at 1 % loss, >= 70 % with a
+# 5-packet buffer) are judged when CUBIC without loss shows that the
+# guest keeps up (>= 90 %); floors (PCC at least half busy and 1.5 x
+# CUBIC under loss) catch a broken sender on any guest that gets 80 %.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_tools iperf3 tc jq ss
 NETLAB=$TOP/scripts/netlab
 ko=$MODDIR/tcp_pcc/tcp_pcc.ko
-SECS=${PCC_SECS:-15}
+SECS=${PCC_SECS:-30}
 OUT=$RESULTS/tcp_pcc
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -119,23 +119,28 @@ insmod "$ko" || { tap_fail "re-insmod"; tap_done; }
 run() {	# name, netlab args...
 	local name=$1
 	shift
-	"$NETLAB" run --rate 20mbit --duration "$SECS" --out "$OUT/$name" "$@" \
+	"$NETLAB" run --rate 20mbit --duration "$SECS" --warmup 2 --out "$OUT/$name" "$@" \
 		>"$OUT/$name.log" 2>&1 || { tap_diag "netlab $name: $(tail -n 5 "$OUT/$name.log")"; return 1; }
 }
 util() { jq -r '.summary.utilisation * 100' "$OUT/$1/result.json" 2>/dev/null; }
 p95() { jq -r '.summary.rtt_p95_ms' "$OUT/$1/result.json" 2>/dev/null; }
 
 run loss-pcc --rtt 30ms --loss 1% --flow pcc
-run loss-cubic --rtt 30ms --loss 1% --flow cubic
+run loss-cubic --rtt 30ms --loss 1% --flow cubic --duration 15
 # CUBIC on the same link without loss is the yardstick of the emulation:
 # PCC reads a starved guest's stalls as utility noise (17-34 % measured
 # then), so below 80 % for CUBIC the loss and shallow-buffer cases say
-# nothing about PCC.
+# nothing about PCC.  The targets need CUBIC at 90 %: quiet guests give
+# it 92-95 %, and the one 1 % loss miss of 2026-11-22 (78.4 %, 15 s
+# flows) came from a shared host.  30 s flows after 2 s of warm-up
+# keep the starting state and one slow climb from deciding the result
+# (Documentation/tcp_pcc.rst).
 run clean-cubic --rtt 30ms --flow cubic --duration 8
 up=$(util loss-pcc)
 uc=$(util loss-cubic)
 uy=$(util clean-cubic)
 tap_diag "1 % loss, 20 Mbit/s, 30 ms: pcc $(printf '%.1f' "${up:-0}") %, cubic $(printf '%.1f' "${uc:-0}") % utilisation (cubic without loss: $(printf '%.1f' "${uy:-0}") %)"
+starved="guest starved: cubic reached only ${uy:-?} % without loss"
 if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
 	tap_check "$([ -n "$up" ] && [ -n "$uc" ] && [ "$(fge "$up" 50)" = 1 ] &&
 		[ "$(fge "$up" "$(awk -v c="$uc" 'BEGIN { print 1.5 * c }')")" = 1 ] && echo 1)" \
@@ -143,10 +148,14 @@ if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
 		"pcc ${up:-?} %, cubic ${uc:-?} %"
 else
 	tap_skip "1 % loss: PCC keeps the link at least half busy and 1.5 x CUBIC (pcc ${up:-?} %, cubic ${uc:-?} %)" \
-		"guest starved: cubic reached only ${uy:-?} % without loss"
+		"$starved"
 fi
-tap_todo "$(fge "${up:-0}" 80)" "1 % loss: PCC utilisation >= 80 % (paper sec. 4.1.3)" \
-	"${up:-?} %" "paper target"
+if [ "$(fge "${uy:-0}" 90)" = 1 ]; then
+	tap_check "$(fge "${up:-0}" 80)" "1 % loss: PCC utilisation >= 80 % (paper sec. 4.1.3)" \
+		"pcc ${up:-?} %, cubic ${uc:-?} %"
+else
+	tap_skip "1 % loss: PCC utilisation >= 80 % (measured ${up:-?} %)" "$starved (90 % needed)"
+fi
 
 run shallow-pcc --rtt 30ms --buffer 5p --flow pcc
 us=$(util shallow-pcc)
@@ -154,11 +163,13 @@ tap_diag "5-packet buffer: pcc $(printf '%.1f' "${us:-0}") % utilisation, RTT p9
 if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
 	tap_check "$(fge "${us:-0}" 50)" "5-packet buffer: PCC keeps the link at least half busy" "${us:-?} %"
 else
-	tap_skip "5-packet buffer: PCC keeps the link at least half busy (${us:-?} %)" \
-		"guest starved: cubic reached only ${uy:-?} % without loss"
+	tap_skip "5-packet buffer: PCC keeps the link at least half busy (${us:-?} %)" "$starved"
 fi
-tap_todo "$(fge "${us:-0}" 70)" "5-packet buffer: PCC utilisation >= 70 %" "${us:-?} %" \
-	"issue target; 8 of 10 repeats met it, see Documentation/tcp_pcc.rst"
+if [ "$(fge "${uy:-0}" 90)" = 1 ]; then
+	tap_check "$(fge "${us:-0}" 70)" "5-packet buffer: PCC utilisation >= 70 %" "${us:-?} %"
+else
+	tap_skip "5-packet buffer: PCC utilisation >= 70 % (measured ${us:-?} %)" "$starved (90 % needed)"
+fi
 
 rmmod tcp_pcc 2>/dev/null
 tap_check "$([ ! -d /sys/module/tcp_pcc ] && echo 1)" "rmmod at the end" ""
