@@ -122,7 +122,7 @@ run() {	# name, netlab args...
 	"$NETLAB" run --rate 20mbit --duration "$SECS" --warmup 2 --out "$OUT/$name" "$@" \
 		>"$OUT/$name.log" 2>&1 || { tap_diag "netlab $name: $(tail -n 5 "$OUT/$name.log")"; return 1; }
 }
-util() { jq -r '.summary.utilisation * 100' "$OUT/$1/result.json" 2>/dev/null; }
+util() { jq -r '.summary.utilisation // empty' "$OUT/$1/result.json" 2>/dev/null | awk '{ printf "%.1f\n", 100 * $1 }'; }
 p95() { jq -r '.summary.rtt_p95_ms' "$OUT/$1/result.json" 2>/dev/null; }
 
 run loss-pcc --rtt 30ms --loss 1% --flow pcc
