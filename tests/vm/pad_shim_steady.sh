@@ -5,7 +5,9 @@
 # 40 ms, 1 BDP tbf), in the same guest, runs in ABBA order so that a slow
 # spell of the shared host hits both about equally.  PAD must not cost
 # anything on a steady path: hard margins of 15 % on goodput and RTT p50,
-# the issue's 3 % as a TODO case (reported, not failed).
+# and the issue's 3 % on goodput whenever bbr's own two runs agree within
+# 3 %.  The issue's 3 % on RTT is a TODO case (reported, not failed): bbr's
+# RTT p50 moves by more than that from run to run in a TCG guest.
 source "$(dirname "$0")/lib.sh"
 require_root
 require_tools iperf3 jq
@@ -13,11 +15,11 @@ require_tools iperf3 jq
 ko=$MODDIR/pad_shim/pad_shim.ko
 P=/sys/module/pad_shim/parameters
 NETLAB=$TOP/scripts/netlab
-SECS=${PAD_SECS:-12}
+SECS=${PAD_SECS:-20}
 # start no second pair of runs after this many seconds
-BUDGET=${PAD_BUDGET:-120}
+BUDGET=${PAD_BUDGET:-150}
 
-tap_plan 4
+tap_plan 5
 
 if [ ! -f "$ko" ]; then
 	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
@@ -86,8 +88,12 @@ if [ $ok = 1 ]; then
 	#    one CI, pad1 delivered 12.4 Mbit/s at a median pacing rate of 22.7
 	#    and, on the other kernel, bbr2 14.8 at 21.4; the six other runs
 	#    delivered 0.82-0.87 of theirs.
-	# Margins for a TCG guest on a shared host; the issue's target
-	# (within 3 %) is a TODO case, not a loosened threshold.
+	# The 15 % margins are for a TCG guest on a shared host.  The issue's
+	# 3 % is judged as it stands, on goodput, when the two bbr runs agree
+	# within 3 % (bbr against itself is the yardstick of what this guest
+	# can resolve).  On RTT p50 bbr against itself differed by 1-14 %
+	# between 30 s runs in one guest (Documentation/pad_shim.rst), so the
+	# 3 % on RTT stays a TODO case, not a loosened threshold.
 	median() { echo "[.flows[0].$1[] | select(. != null)] | sort | if length > 0 then .[length / 2 | floor] else 0 end"; }
 	stalled=
 	keep_bbr=
@@ -126,27 +132,48 @@ if [ $ok = 1 ]; then
 	gr=$(awk -v a="$g1" -v b="$g0" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }')
 	rr=$(awk -v a="$r1" -v b="$r0" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 0 }')
 	tap_diag "means: bbr ($keep_bbr ) $g0 Mbit/s RTT p50 $r0 ms; pad_bbr ($keep_pad ) $g1 Mbit/s RTT p50 $r1 ms"
+	# bbr against itself: larger over smaller of its two runs, when both count
+	gself=
+	rself=
+	if [ "$keep_bbr" = " bbr1 bbr2" ] && [ $done_runs = 4 ]; then
+		gself=$(awk -v a="$(get bbr1 .flows[0].goodput_mbps)" -v b="$(get bbr2 .flows[0].goodput_mbps)" \
+			'BEGIN { if (a < b) { t = a; a = b; b = t }; printf "%.3f", (b > 0) ? a / b : 99 }')
+		rself=$(awk -v a="$(get bbr1 .flows[0].rtt.p50)" -v b="$(get bbr2 .flows[0].rtt.p50)" \
+			'BEGIN { if (a < b) { t = a; a = b; b = t }; printf "%.3f", (b > 0) ? a / b : 99 }')
+		tap_diag "bbr against itself (bbr1, bbr2): goodput $gself, RTT p50 $rself (larger / smaller)"
+	fi
+	g3="pad_bbr goodput within 3 % of bbr's (steady link)"
+	r3="pad_bbr RTT p50 within 3 % of bbr's (steady link)"
 	if [ -z "$keep_bbr" ] || [ -z "$keep_pad" ]; then
 		why="guest stalled in every run of a CCA:$stalled"
 		tap_skip "pad_bbr goodput within 15 % of bbr's (steady link, ratio $gr)" "$why"
 		tap_skip "pad_bbr RTT p50 within 15 % of bbr's (steady link, ratio $rr)" "$why"
-		tap_skip "pad_bbr goodput and RTT within 3 % of bbr's" "$why"
+		tap_skip "$g3" "$why"
+		tap_skip "$r3" "$why"
 	elif [ "$(fge "$gmin" 14)" = 1 ]; then
 		tap_check "$(fin "$gr" 0.85 1.15)" "pad_bbr goodput within 15 % of bbr's (steady link)" "ratio $gr"
 		tap_check "$(fin "$rr" 0.85 1.15)" "pad_bbr RTT p50 within 15 % of bbr's (steady link)" "ratio $rr"
-		tap_todo "$([ "$(fin "$gr" 0.97 1.03)" = 1 ] && [ "$(fin "$rr" 0.97 1.03)" = 1 ] && echo 1)" \
-			"pad_bbr goodput and RTT within 3 % of bbr's" "goodput ratio $gr, RTT ratio $rr" \
-			"target of the issue; TCG timing noise is larger"
+		if [ -z "$gself" ]; then
+			tap_skip "$g3 (ratio $gr)" "no yardstick: fewer than two bbr runs count"
+		elif [ "$(fle "$gself" 1.03)" = 1 ]; then
+			tap_check "$(fin "$gr" 0.97 1.03)" "$g3" "ratio $gr; bbr against itself $gself"
+		else
+			tap_skip "$g3 (ratio $gr)" "bbr's own two runs differ by $gself: this guest cannot resolve 3 %"
+		fi
+		tap_todo "$(fin "$rr" 0.97 1.03)" "$r3" "ratio $rr; bbr against itself ${rself:-unknown}" \
+			"target of the issue; bbr's own RTT p50 moves more between runs in a TCG guest"
 	else
 		why="guest starved: a bbr run reached only $gmin Mbit/s of 20"
 		tap_skip "pad_bbr goodput within 15 % of bbr's (steady link, ratio $gr)" "$why"
 		tap_skip "pad_bbr RTT p50 within 15 % of bbr's (steady link, ratio $rr)" "$why"
-		tap_skip "pad_bbr goodput and RTT within 3 % of bbr's" "$why"
+		tap_skip "$g3" "$why"
+		tap_skip "$r3" "$why"
 	fi
 else
 	tap_fail "pad_bbr goodput within 15 % of bbr's (steady link)" "netlab failed: $(tail -n 3 "$RESULTS"/pad-*.log)"
 	tap_fail "pad_bbr RTT p50 within 15 % of bbr's (steady link)" "netlab failed"
-	tap_skip "pad_bbr goodput and RTT within 3 % of bbr's" "netlab failed"
+	tap_skip "pad_bbr goodput within 3 % of bbr's (steady link)" "netlab failed"
+	tap_skip "pad_bbr RTT p50 within 3 % of bbr's (steady link)" "netlab failed"
 fi
 if [ -f $ev ]; then
 	echo 0 >$ev
