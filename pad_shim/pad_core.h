@@ -10,9 +10,10 @@
  * to the inner congestion control.  Each ACK the stack hands us is one
  * arrival; pad_on_ack() says how many packets the inner CCA sees as newly
  * delivered on it (acked) and what the rate sample's delivered count
- * becomes (less what is held beyond its recent average).  Packets are never lost
- * or counted twice: over any run, the sum of acked shown equals the sum
- * of acked received minus what is held at the end.
+ * becomes (less what is held beyond its recent average, but never less
+ * than mu over the sample's interval).  Packets are never lost or
+ * counted twice: over any run, the sum of acked shown equals the sum of
+ * acked received minus what is held at the end.
  *
  * Units: times in microseconds (u32, wrap-safe differences), packet
  * counts as tp->delivered (u32, wrap-safe), rates in packets per
@@ -115,6 +116,7 @@ struct pad_ack {
 	u32 acked;		/* rs->acked_sacked: newly (S)ACKed packets */
 	s32 rs_delivered;	/* rs->delivered, < 0 if no valid sample */
 	u32 snd_interval_us;	/* rs->snd_interval_us */
+	u32 interval_us;	/* rs->interval_us, 0 if not known */
 	u32 srtt_us;		/* smoothed RTT, 0 if none */
 	bool app_limited;	/* rs->is_app_limited */
 	bool recovery;		/* CWR, Recovery or Loss state, or losses */
@@ -305,9 +307,25 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 		 */
 		u32 avg = pad_held_avg(c);
 		u32 cut = c->held > avg ? c->held - avg : 0;
+		u64 floor = 0;
 
+		/*
+		 * A sample at or below mu over its interval shows no
+		 * compression, so it is never cut below that: under steady
+		 * ACK batches the cut fell on the samples that end late in a
+		 * batch, the only ones that span whole batches, and BBR's
+		 * maximum filter then drifted down round after round.
+		 */
+		if (a->interval_us)
+			floor = (mu * (a->interval_us < PAD_MAX_DT_US ?
+				       a->interval_us : PAD_MAX_DT_US)) >>
+				PAD_RATE_SHIFT;
+		if (floor > (u32)a->rs_delivered)
+			floor = (u32)a->rs_delivered;
 		o->delivered = (u32)a->rs_delivered > cut ?
 			       a->rs_delivered - (s32)cut : 0;
+		if (o->delivered < (s32)floor)
+			o->delivered = (s32)floor;
 	}
 
 	c->positive = c->held > 0;

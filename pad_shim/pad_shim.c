@@ -413,6 +413,9 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 	a.acked = rs->acked_sacked;
 	a.rs_delivered = rs->delivered;
 	a.snd_interval_us = rs->snd_interval_us;
+	a.interval_us = rs->interval_us > 0 ?
+			(u32)min_t(unsigned long, rs->interval_us, U32_MAX) :
+			0;
 	a.srtt_us = tp->srtt_us >> 3;
 	a.app_limited = rs->is_app_limited;
 	a.recovery = inet_csk(sk)->icsk_ca_state >= TCP_CA_CWR ||

@@ -12,7 +12,8 @@
  *    schedule releases everything;
  *  - the rate samples shown to the inner CCA: the windowed maximum of a
  *    delivery-rate sample over a jittered path, with and without PAD;
- *    under ACK aggregation, delivered stays unbiased while PAD holds;
+ *    under ACK aggregation, delivered stays unbiased while PAD holds,
+ *    and a sample is never cut below mu over its interval;
  *  - RTO reset; 100 Gbit/s rates, u32 time and counter wrap;
  *  - fuzzing: conservation (never more shown than acknowledged, nothing
  *    lost or counted twice), the release bound and the steady-ACK bound on
@@ -105,8 +106,8 @@ static void sim_ack(struct sim *s, u32 t, u32 n, double snd_rate_pps,
  * ACKs that left packets held, *above the number of samples shown above
  * the stack's.
  */
-static double aggregated(u32 slot_us, double *now_only, double *positive,
-			 u32 *above)
+static double aggregated(u32 slot_us, u32 interval_us, double *now_only,
+			 double *positive, u32 *above, u32 *below_floor)
 {
 	struct pad_params p = defaults();
 	struct pad_core c;
@@ -116,7 +117,9 @@ static double aggregated(u32 slot_us, double *now_only, double *positive,
 	struct pad_ack a = { .srtt_us = SRTT, .snd_interval_us = SRTT };
 
 	pad_reset(&c);
+	a.interval_us = interval_us;
 	*above = 0;
+	*below_floor = 0;
 	for (t = 1000; t < 6000000; t += slot_us) {
 		for (j = 0; j < per_slot; j += 2) {
 			a.now_us = t + j * 5;
@@ -126,6 +129,8 @@ static double aggregated(u32 slot_us, double *now_only, double *positive,
 			a.rs_delivered = 68;	/* 40 ms at 1700 pkt/s */
 			pad_on_ack(&c, &p, &a, &o);
 			*above += o.delivered > a.rs_delivered;
+			/* 68 packets in 40 ms is below mu: never cut */
+			*below_floor += interval_us && o.delivered < 68;
 			if (t < 1000000)
 				continue;
 			rs += a.rs_delivered;
@@ -152,11 +157,17 @@ static double aggregated(u32 slot_us, double *now_only, double *positive,
 
 static void test_aggregation(void)
 {
-	double r10, r20, n10, n20, pos10, pos20;
-	u32 up10, up20;
+	double r10, r20, n10, n20, pos10, pos20, f20, nf, posf;
+	u32 up10, up20, upf, low10, low20, lowf;
 
-	r10 = aggregated(10000, &n10, &pos10, &up10);
-	r20 = aggregated(20000, &n20, &pos20, &up20);
+	/* interval 0: the stack's interval unknown, so no floor */
+	r10 = aggregated(10000, 0, &n10, &pos10, &up10, &low10);
+	r20 = aggregated(20000, 0, &n20, &pos20, &up20, &low20);
+	f20 = aggregated(20000, SRTT, &nf, &posf, &upf, &lowf);
+	tap(f20 == 1.0 && !lowf && !upf && posf > 0.5,
+	    "ACK batches: a sample at the ACK rate over its interval is never cut, though packets are held",
+	    "mean shown / stack's %.3f, %u samples below it, holding on %.0f %% of ACKs",
+	    f20, lowf, posf * 100);
 	tap(pos10 > 0.5 && pos20 > 0.5,
 	    "ACK batches every 10 and 20 ms keep the buffer holding; steady ACKs after them pass untouched",
 	    "holding on %.0f %% and %.0f %% of ACKs", pos10 * 100, pos20 * 100);
@@ -166,6 +177,43 @@ static void test_aggregation(void)
 	    "ACK batches: only what is held above the last srtt's average is taken off",
 	    "mean shown / stack's %.3f at 10 ms, %.3f at 20 ms; less all held: %.3f, %.3f",
 	    r10, r20, n10, n20);
+}
+
+/*
+ * ACK batches whose samples claim more than mu (68 packets in 30 ms,
+ * 2267 pkt/s, against an ACK rate of 1700): those are cut, but never
+ * below mu over their interval.
+ */
+static void test_floor(void)
+{
+	struct pad_params p = defaults();
+	struct pad_ack a = { .srtt_us = SRTT, .snd_interval_us = SRTT,
+			     .interval_us = 30000 };
+	u32 dlv = 0, t, j, cut = 0, low = 0, floor_pkts = 0;
+	struct pad_core c;
+	struct pad_out o;
+
+	pad_reset(&c);
+	for (t = 1000; t < 6000000; t += 20000) {
+		for (j = 0; j < 34; j += 2) {
+			a.now_us = t + j * 5;
+			a.acked = 2;
+			dlv += 2;
+			a.delivered = dlv;
+			a.rs_delivered = 68;
+			pad_on_ack(&c, &p, &a, &o);
+			if (t < 1000000)
+				continue;
+			floor_pkts = (u32)((pad_mu(&c, &p) * 30000) >>
+					   PAD_RATE_SHIFT);
+			cut += o.delivered < 68;
+			low += o.delivered < (s32)floor_pkts;
+		}
+	}
+	tap(cut > 0 && !low,
+	    "ACK batches: a sample above mu over its interval is cut, never below mu x interval",
+	    "%u samples cut, %u below the floor (%u packets)", cut, low,
+	    floor_pkts);
 }
 
 /* ---- lambda ---- */
@@ -494,7 +542,7 @@ static void test_wrap(void)
 static void test_fuzz(void)
 {
 	unsigned int run, j, bad_release = 0, bad_steady = 0, bad_neg = 0;
-	unsigned int conserve = 0;
+	unsigned int conserve = 0, bad_floor = 0;
 	struct sim s;
 
 	for (run = 0; run < 200; run++) {
@@ -526,6 +574,7 @@ static void test_fuzz(void)
 			a.delivered = s.delivered + n;
 			a.rs_delivered = (rnd64() % 10) ? (s32)(rnd64() % 100) : -1;
 			a.snd_interval_us = rnd64() % 100000;
+			a.interval_us = (rnd64() % 4) ? rnd64() % 200000 : 0;
 			a.srtt_us = (rnd64() % 10) ? 1000 + rnd64() % 200000 : 0;
 			a.app_limited = !(rnd64() % 20);
 			a.recovery = !(rnd64() % 30);
@@ -538,6 +587,12 @@ static void test_fuzz(void)
 			if (a.rs_delivered >= 0 && (s.o.delivered < 0 ||
 						    s.o.delivered > a.rs_delivered))
 				bad_neg++;
+			mu = pad_mu(&s.c, &s.p);
+			need = (mu * a.interval_us) >> PAD_RATE_SHIFT;
+			if (a.rs_delivered >= 0 &&
+			    s.o.delivered < (s64)(need < (u64)a.rs_delivered ?
+						  need : (u64)a.rs_delivered))
+				bad_floor++;
 			/*
 			 * While holding, releases are bounded by mu x gap plus
 			 * the bucket depth, unless the half-srtt cap let the
@@ -562,6 +617,8 @@ static void test_fuzz(void)
 	    "%u breaks", conserve);
 	tap(!bad_neg, "fuzz: delivered shown within [0, rs->delivered]",
 	    "%u", bad_neg);
+	tap(!bad_floor, "fuzz: delivered shown never below min(rs->delivered, mu x interval)",
+	    "%u", bad_floor);
 	tap(!bad_release, "fuzz: releases bounded by mu x gap + depth while holding",
 	    "%u", bad_release);
 	tap(!bad_steady, "fuzz: an ACK on the steady schedule leaves nothing held",
@@ -574,6 +631,7 @@ int main(void)
 	test_passive();
 	test_positive();
 	test_aggregation();
+	test_floor();
 	test_jitter_samples();
 	test_wrap();
 	test_fuzz();
