@@ -307,7 +307,7 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 		 */
 		u32 avg = pad_held_avg(c);
 		u32 cut = c->held > avg ? c->held - avg : 0;
-		u64 floor = 0;
+		u64 min_dlv = 0;
 
 		/*
 		 * A sample at or below mu over its interval shows no
@@ -317,15 +317,15 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 		 * maximum filter then drifted down round after round.
 		 */
 		if (a->interval_us)
-			floor = (mu * (a->interval_us < PAD_MAX_DT_US ?
+			min_dlv = (mu * (a->interval_us < PAD_MAX_DT_US ?
 				       a->interval_us : PAD_MAX_DT_US)) >>
 				PAD_RATE_SHIFT;
-		if (floor > (u32)a->rs_delivered)
-			floor = (u32)a->rs_delivered;
+		if (min_dlv > (u32)a->rs_delivered)
+			min_dlv = (u32)a->rs_delivered;
 		o->delivered = (u32)a->rs_delivered > cut ?
 			       a->rs_delivered - (s32)cut : 0;
-		if (o->delivered < (s32)floor)
-			o->delivered = (s32)floor;
+		if (o->delivered < (s32)min_dlv)
+			o->delivered = (s32)min_dlv;
 	}
 
 	c->positive = c->held > 0;
