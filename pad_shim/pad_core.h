@@ -314,7 +314,7 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 		 * compression, so it is never cut below that: under steady
 		 * ACK batches the cut fell on the samples that end late in a
 		 * batch, the only ones that span whole batches, and BBR's
-		 * maximum filter then drifted down round after round.
+		 * maximum filter could drift down round after round.
 		 */
 		if (a->interval_us)
 			min_dlv = (mu * (a->interval_us < PAD_MAX_DT_US ?
