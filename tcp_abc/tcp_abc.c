@@ -31,9 +31,8 @@
  *    behind (late timers) would also lower in-flight, and with it the
  *    2 x in-flight cap, and so the window, in a downward spiral.
  *  - w_nonabc is CUBIC (RFC 9438), timed by tcp_mstamp and srtt.
- *  - a peer that did not negotiate ECN gets w_nonabc alone (CUBIC) and
- *    the ops without TCP_CONG_NEEDS_ECN, so that our packets are sent
- *    Not-ECT, as DCTCP does.
+ *  - a peer that did not negotiate ECN gets w_nonabc alone (CUBIC), a
+ *    mode keyed on TCP_ECN_OK, and Not-ECT packets (abc_init()).
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -47,6 +46,8 @@
 #define CREATE_TRACE_POINTS
 #include "abc_trace.h"
 
+static struct tcp_congestion_ops tcp_abc_ops, tcp_abc_noecn_ops;
+
 struct abc_sock {
 	struct abc_window win;
 	u32 next_round_delivered;	/* tp->delivered that ends this round */
@@ -54,8 +55,6 @@ struct abc_sock {
 	u8 ce_state;			/* receiver: CE of the last packet */
 	u8 ece;				/* sender: ECE on the ACK in progress */
 };
-
-static struct tcp_congestion_ops tcp_abc_noecn_ops;
 
 static bool abc_ecn_ok(const struct tcp_sock *tp)
 {
@@ -93,16 +92,32 @@ static void abc_init(struct sock *sk)
 	ca->ece = 0;
 
 	/*
-	 * No ECN with the peer: CUBIC on w_nonabc alone, and our packets
-	 * must not claim ECT.  tcp_init_congestion_control() sets ECT after
-	 * .init for a TCP_CONG_NEEDS_ECN ops, so switch to the same
-	 * callbacks without that flag (as DCTCP does).
+	 * No ECN with the peer: our packets must not claim ECT, and
+	 * tcp_init_congestion_control() sets ECT after .init for a
+	 * TCP_CONG_NEEDS_ECN ops.  A socket on our own ops moves to the same
+	 * callbacks without that flag, as DCTCP does.  Ops we do not own are
+	 * never replaced (pad_shim's wrapper holds pad_shim's module
+	 * reference): there abc_noecn_dontxmit() clears ECT before data
+	 * leaves.
 	 */
 	if (!abc_ecn_ok(tp) && sk->sk_state != TCP_LISTEN &&
 	    sk->sk_state != TCP_CLOSE) {
-		inet_csk(sk)->icsk_ca_ops = &tcp_abc_noecn_ops;
 		INET_ECN_dontxmit(sk);
+		if (inet_csk(sk)->icsk_ca_ops == &tcp_abc_ops)
+			inet_csk(sk)->icsk_ca_ops = &tcp_abc_noecn_ops;
 	}
+}
+
+/*
+ * No ECN with the peer, under ops that keep TCP_CONG_NEEDS_ECN: the stack
+ * never clears the ECT it set after .init.  Clear it on TX_START, which
+ * comes before the first data packet after .init or idle gets its IP
+ * header, and on every ACK, which covers a switch with data in flight.
+ */
+static void abc_noecn_dontxmit(struct sock *sk)
+{
+	if (unlikely(!abc_ecn_ok(tcp_sk(sk))))
+		INET_ECN_dontxmit(sk);
 }
 
 static void abc_main(struct sock *sk, u32 ack, int flag,
@@ -122,6 +137,7 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	 */
 	if (unlikely(!ca->win.w_abc))
 		abc_init(sk);
+	abc_noecn_dontxmit(sk);
 	if (rs->acked_sacked > 0 &&
 	    !before(rs->prior_delivered, ca->next_round_delivered)) {
 		ca->next_round_delivered = tp->delivered;
@@ -204,6 +220,7 @@ static void abc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		abc_ce_event(sk, 0);
 		break;
 	case CA_EVENT_TX_START:
+		abc_noecn_dontxmit(sk);
 		abc_on_idle_restart(&ca->win);
 		break;
 	default:
@@ -306,8 +323,9 @@ static struct tcp_congestion_ops tcp_abc_ops __read_mostly = {
 };
 
 /*
- * The fallback for a peer without ECN: not registered, same module, same
- * callbacks; getsockopt(TCP_CONGESTION) and ss show "abc-noecn".
+ * For a peer without ECN, when the socket runs tcp_abc_ops: not
+ * registered, same module and callbacks; getsockopt(TCP_CONGESTION) and
+ * ss show "abc-noecn".
  */
 static struct tcp_congestion_ops tcp_abc_noecn_ops __read_mostly = {
 	.name		= "abc-noecn",
