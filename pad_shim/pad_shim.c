@@ -28,6 +28,7 @@
 #include <linux/kernel.h>
 #include <linux/bpf.h>
 #include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/mm.h>
 #include <linux/net.h>
 #include <linux/percpu.h>
@@ -211,6 +212,7 @@ struct pad_stats {
 	u64 flush;		/* positive -> passive, recovery/app-limited */
 	u64 reset;		/* RTO or idle restart */
 	u64 no_slot;		/* sockets that found no free slot */
+	u64 ops_restored;	/* inner .init replaced the socket's ops */
 };
 
 static DEFINE_PER_CPU(struct pad_stats, pad_stats);
@@ -232,11 +234,13 @@ static int pad_stats_get(char *buffer, const struct kernel_param *kp)
 		t.flush += READ_ONCE(s->flush);
 		t.reset += READ_ONCE(s->reset);
 		t.no_slot += READ_ONCE(s->no_slot);
+		t.ops_restored += READ_ONCE(s->ops_restored);
 	}
 	return sysfs_emit(buffer,
-			  "acks %llu positive_acks %llu held_pkts %llu engage %llu release %llu probe %llu flush %llu reset %llu no_slot %llu\n",
+			  "acks %llu positive_acks %llu held_pkts %llu engage %llu release %llu probe %llu flush %llu reset %llu no_slot %llu ops_restored %llu\n",
 			  t.acks, t.positive_acks, t.held_pkts, t.engage,
-			  t.release, t.probe, t.flush, t.reset, t.no_slot);
+			  t.release, t.probe, t.flush, t.reset, t.no_slot,
+			  t.ops_restored);
 }
 
 static int pad_stats_set(const char *val, const struct kernel_param *kp)
@@ -355,6 +359,20 @@ static void pad_init(struct sock *sk)
 		this_cpu_inc(pad_stats.no_slot);
 	if (pw->inner->init)
 		pw->inner->init(sk);
+	/*
+	 * The socket holds a reference on pad_shim, dropped at close by the
+	 * owner of whatever ops it then runs, and only our .release frees
+	 * the slot: an inner CCA that replaced the ops (DCTCP does, for a
+	 * peer without ECN) would make close put the wrong module.  Such
+	 * CCAs are refused at load; one that is not known gets its change
+	 * undone here, so the references stay right.
+	 */
+	if (unlikely(inet_csk(sk)->icsk_ca_ops != &pw->ops)) {
+		pr_warn_once("pad_shim: inner \"%s\" replaced a socket's congestion control ops in .init; PAD keeps its wrapper\n",
+			     pw->inner->name);
+		this_cpu_inc(pad_stats.ops_restored);
+		inet_csk(sk)->icsk_ca_ops = &pw->ops;
+	}
 }
 
 static void pad_release(struct sock *sk)
@@ -567,6 +585,28 @@ static bool pad_name_taken(const char *name)
 	return taken;
 }
 
+/*
+ * CCAs known to replace a socket's icsk_ca_ops (DCTCP, for a peer without
+ * ECN): the socket would then leave PAD's wrapper without its .release.
+ */
+static const char * const pad_switchers[] = { "dctcp" };
+
+static bool pad_switches_ops(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pad_switchers); i++)
+		if (!strcmp(name, pad_switchers[i]))
+			return true;
+	return false;
+}
+
+/* The key tcp_register_congestion_control() gives a name. */
+static u32 pad_ca_key(const struct tcp_congestion_ops *ops)
+{
+	return jhash(ops->name, sizeof(ops->name), strlen(ops->name));
+}
+
 /* Build pad_<name> around an inner CCA; nothing is registered yet. */
 static int pad_prepare(struct pad_wrapper *pw,
 		       const struct pad_inner_spec *spec)
@@ -575,6 +615,11 @@ static int pad_prepare(struct pad_wrapper *pw,
 	struct tcp_congestion_ops *ops = &pw->ops;
 	int err, len;
 
+	if (pad_switches_ops(spec->name)) {
+		pr_err("pad_shim: inner \"%s\" refused: it replaces a socket's congestion control ops, which would bypass PAD's wrapper\n",
+		       spec->name);
+		return -EINVAL;
+	}
 	err = pad_find_inner(spec->name, &in);
 	if (err)
 		return err;
@@ -658,7 +703,7 @@ static void pad_free_table(void)
 static int __init pad_register(void)
 {
 	struct pad_inner_spec spec[PAD_MAX_INNER];
-	int i, nr, err;
+	int i, j, nr, err;
 
 	BUILD_BUG_ON(sizeof(struct pad_core) > ICSK_CA_PRIV_SIZE);
 	err = pad_parse_inner(pad_inner, spec, &nr);
@@ -677,19 +722,28 @@ static int __init pad_register(void)
 		}
 	}
 
-	/* every lookup before any registration: a failed load leaves no CCA */
+	/* every check before any registration: a failed load leaves no CCA */
 	for (i = 0; i < nr; i++) {
 		err = pad_prepare(&pad_wrappers[i], &spec[i]);
 		if (err)
 			goto fail;
 		pad_nr_wrappers = i + 1;
+		for (j = 0; j < i; j++) {
+			if (pad_ca_key(&pad_wrappers[i].ops) !=
+			    pad_ca_key(&pad_wrappers[j].ops))
+				continue;
+			pr_err("pad_shim: %s and %s have the same key (jhash of the name): register them in two loads\n",
+			       pad_wrappers[j].ops.name, pad_wrappers[i].ops.name);
+			err = -EEXIST;
+			goto fail;
+		}
 	}
 	for (i = 0; i < nr; i++) {
 		err = tcp_register_congestion_control(&pad_wrappers[i].ops);
 		if (err) {
 			pr_err("pad_shim: registering %s failed (%d)\n",
 			       pad_wrappers[i].ops.name, err);
-			goto fail;
+			goto unregister;
 		}
 		pad_wrappers[i].registered = true;
 	}
@@ -699,6 +753,25 @@ static int __init pad_register(void)
 			pad_wrappers[i].state_off >= 0 ? "in icsk_ca_priv" :
 			"in the slot table");
 	return 0;
+unregister:
+	/*
+	 * Only a race or a key taken by a CCA of another name gets here.  A
+	 * socket may have taken an earlier wrapper, and with it a reference
+	 * on this module, which a failed init would free under it.  Once
+	 * unregistered (which waits for RCU readers, and every lookup is
+	 * one), only the reference the loader holds during init is left
+	 * unless a socket took one: then stay loaded, with nothing
+	 * registered, until it closes.
+	 */
+	for (i = 0; i < nr; i++) {
+		if (pad_wrappers[i].registered)
+			tcp_unregister_congestion_control(&pad_wrappers[i].ops);
+		pad_wrappers[i].registered = false;
+	}
+	if (module_refcount(THIS_MODULE) > 1) {
+		pr_err("pad_shim: a socket took a wrapper before the failure: loaded with none registered; rmmod pad_shim once it closes\n");
+		return 0;
+	}
 fail:
 	for (i = 0; i < pad_nr_wrappers; i++)
 		pad_unbind(&pad_wrappers[i]);

@@ -18,7 +18,7 @@ pcc_ko=$MODDIR/tcp_pcc/tcp_pcc.ko
 P=/sys/module/pad_shim/parameters
 NS=pad-lo
 
-tap_plan 22
+tap_plan 23
 
 if [ ! -f "$ko" ]; then
 	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
@@ -65,6 +65,9 @@ tap_check "$([ -z "$bad" ] && echo 1)" "insmod with bad parameters refused, noth
 	"${bad:-14 cases refused; last message: $(lastmsg)}"
 msg=$(insmod "$ko" inner=cubic 2>&1; dmesg | grep -o 'pad_shim: inner "cubic".*' | tail -n 1)
 tap_check "$(grep -q 'no cong_control' <<<"$msg" && echo 1)" "inner without cong_control refused with a message" "$msg"
+msg=$(insmod "$ko" inner=dctcp 2>&1; dmesg | grep -o 'pad_shim: inner "dctcp".*' | tail -n 1)
+tap_check "$(grep -q 'replaces a socket' <<<"$msg" && ! grep -qw pad_dctcp <<<"$(avail)" && echo 1)" \
+	"inner that replaces a socket's ops (dctcp) refused with a message" "$msg"
 msg=$(insmod "$ko" slots=0 2>&1; dmesg | grep -o 'pad_shim: inner "bbr" refused.*' | tail -n 1)
 tap_check "$(grep -q 'do not fit' <<<"$msg" && echo 1)" "slots=0: bbr's 104 bytes and PAD's do not fit, refused" "$msg"
 
