@@ -7,7 +7,11 @@
  *
  * Rates are bytes per second in a u32 (so at most 4 GB/s, 34 Gbit/s, per
  * flow); utilities are s64 in bytes per second, Q16.  Times are the low 32
- * bits of the microsecond TCP clock, compared with wrap-safe differences.
+ * bits of the microsecond TCP clock, compared with signed differences,
+ * which are exact within 2^31 us (35.8 min).  No MI stays open that long:
+ * the caller drops the MIs with pcc_on_idle_restart() on a send after idle
+ * and whenever pcc_mon_stale(), checked on every ACK, says so.  So no idle
+ * period, however long, leaves an MI waiting for the clock to wrap.
  */
 #ifndef _PCC_CORE_H
 #define _PCC_CORE_H
@@ -33,6 +37,17 @@
 
 /* Rate adjusting: n x eps_min never exceeds this (Q16, 0.5) per step. */
 #define PCC_ADJUST_MAX_STEP	32768U
+
+/* Longest MI; pcc_mon_stale()'s bound grows with it. */
+#define PCC_MI_MAX_US		(60U * PCC_USEC_PER_SEC)
+/*
+ * An MI is stale once open longer than 1 s plus 8 planned MI lengths
+ * (>= 13.6 RTT; results come about 1.5 RTT after an MI ends), and at
+ * most 10 min, far within the 35.8 min of signed u32 comparisons.
+ */
+#define PCC_STALE_SLACK_US	PCC_USEC_PER_SEC
+#define PCC_STALE_MIS		8
+#define PCC_STALE_MAX_US	(600U * PCC_USEC_PER_SEC)
 
 enum pcc_utility_kind {
 	PCC_UTIL_LOSS,		/* sec. 2.2, the default */
@@ -151,7 +166,7 @@ struct pcc_mi {
 	u32 rtt_sum;		/* us, over rtt_cnt samples */
 	u16 rtt_cnt;
 	u8 tag;			/* enum pcc_tag */
-	u8 open;		/* sent, results not complete yet */
+	u8 open;		/* results not complete yet, not dropped */
 };
 
 /*
@@ -186,9 +201,8 @@ static inline u32 pcc_mi_duration(u32 rate, u32 mss, u32 rtt_us, u32 rnd)
 	u64 rtt = ((u64)rtt_us * frac) >> FP_SHIFT;
 	u64 d = pkts > rtt ? pkts : rtt;
 
-	/* MIs longer than a minute would wrap the u32 clock comparisons. */
-	if (d > 60ULL * PCC_USEC_PER_SEC)
-		d = 60ULL * PCC_USEC_PER_SEC;
+	if (d > PCC_MI_MAX_US)
+		d = PCC_MI_MAX_US;
 	return d ? (u32)d : 1;
 }
 
@@ -275,10 +289,52 @@ static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
 	return false;
 }
 
-/* Time to start the next MI, and is there room for it? */
+/* Time to start the next MI (or the first after a drop), and is there room? */
 static inline bool pcc_mon_due(const struct pcc_mon *m, u32 now)
 {
-	return !pcc_before(now, m->cur.end) && !m->old.open;
+	return (!m->cur.open || !pcc_before(now, m->cur.end)) && !m->old.open;
+}
+
+/**
+ * pcc_mon_stale() - Has the current MI been open too long to measure?
+ * @m: monitor
+ * @now: current time, us
+ *
+ * The current MI runs past its planned end only while the older one waits
+ * for its ACKs, about an RTT.  Open much longer, the sender stalled or was
+ * idle and the MIs measured that, not the path.  The older MI ended when
+ * the current one started, so bounding the current one bounds both.  The
+ * age is an unsigned difference, right for any wait below 2^32 us
+ * (71.6 min) where a signed one turns negative at 35.8 min; a wait that
+ * ends within the bound after a whole number of wraps looks short, and
+ * the MI then just ends late.  Call on every ACK, before the others.
+ *
+ * Return: true when the caller must drop the MIs (pcc_on_idle_restart()).
+ */
+static inline bool pcc_mon_stale(const struct pcc_mon *m, u32 now)
+{
+	u32 limit = PCC_STALE_MAX_US;
+
+	if (!m->cur.open)
+		return false;
+	/* planned length x PCC_STALE_MIS, without a division or overflow */
+	if (m->cur.end - m->cur.start <
+	    (PCC_STALE_MAX_US - PCC_STALE_SLACK_US) / PCC_STALE_MIS)
+		limit = PCC_STALE_SLACK_US +
+			(m->cur.end - m->cur.start) * PCC_STALE_MIS;
+	return now - m->cur.start > limit;
+}
+
+/*
+ * Forget the MIs in flight, without a result, and the last MI's RTT: they
+ * describe the path before a pause.  pcc_mon_due() is then true, and the
+ * next MI starts from scratch.
+ */
+static inline void pcc_mon_drop(struct pcc_mon *m)
+{
+	m->old.open = 0;
+	m->cur.open = 0;
+	m->last_rtt_us = 0;
 }
 
 /* Close the current MI at @now and start the next one. */
@@ -544,6 +600,55 @@ static inline void pcc_ctl_restart(struct pcc_ctl *c,
 	u32 rate = c->base >> 1;
 
 	pcc_ctl_init(c, p, rate > lo ? rate : lo);
+}
+
+/*
+ * The MIs in flight were dropped (restart after idle).  The paper's sender
+ * never pauses (sec. 3.1), so this is our rule: keep the rate learned so
+ * far, the last accepted one (base), and redo the experiment that lost
+ * its MIs.  Starting doubles again from base; decision making starts its
+ * round over with the same eps; rate adjusting goes back to decision
+ * making with eps_min, as its direction was judged before the pause.  A
+ * utility from before the pause is no reference for what follows.
+ */
+static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
+				u32 rnd)
+{
+	c->have_prev = 0;
+	c->retry = PCC_RETRY_NONE;
+	c->rate = c->base;
+	switch (c->state) {
+	case PCC_STARTING:
+		c->launched = 0;
+		break;
+	case PCC_ADJUSTING:
+		c->eps = (u16)p->eps_min;
+		pcc_ctl_decide_again(c, rnd);
+		break;
+	case PCC_DECISION:
+		pcc_ctl_decide_again(c, rnd);
+		break;
+	}
+}
+
+/**
+ * pcc_on_idle_restart() - Restart measuring after the sender was idle.
+ * @c: controller
+ * @m: monitor
+ * @p: parameters
+ * @rnd: random bits, for the order of the next trials
+ *
+ * For a send with nothing in flight (CA_EVENT_TX_START), or when
+ * pcc_mon_stale() says so.  Drops the MIs in flight, which measured the
+ * pause, and keeps the learned rate (pcc_ctl_idle()).  The caller then
+ * starts an MI with pcc_ctl_next() and pcc_mon_next(), as pcc_mon_due()
+ * asks.
+ */
+static inline void pcc_on_idle_restart(struct pcc_ctl *c, struct pcc_mon *m,
+				       const struct pcc_params *p, u32 rnd)
+{
+	pcc_mon_drop(m);
+	pcc_ctl_idle(c, p, rnd);
 }
 
 #endif /* _PCC_CORE_H */

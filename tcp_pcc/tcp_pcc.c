@@ -55,22 +55,41 @@ static const char * const pcc_utility_names[] = {
 	[PCC_UTIL_LATENCY] = "latency",
 };
 
-/* eps_min <= eps_max must hold after every write; refuse one that breaks it. */
+/*
+ * Set by module init once the load-time values passed the pair check;
+ * read and written under kernel_param_lock(), as sysfs writes are.
+ */
+static bool pcc_params_live;
+
+/*
+ * eps_min <= eps_max: at load the values come in any order, so module init
+ * checks the pair once all are parsed; later a write that breaks it is
+ * refused before anything is stored.
+ */
 static int pcc_eps_set(const char *val, const struct kernel_param *kp)
 {
-	struct cc_q16_param *q = kp->arg;
-	u32 old = q->val;
+	struct cc_q16_param *q = kp->arg, parsed = *q;
+	struct kernel_param parse_kp = *kp;
+	u32 lo, hi, ip, f;
 	int err;
 
-	err = cc_q16_param_set(val, kp);
+	/* Parse and range-check into a copy: sockets see only checked values. */
+	parse_kp.arg = &parsed;
+	err = cc_q16_param_set(val, &parse_kp);
 	if (err)
 		return err;
-	if (READ_ONCE(pcc_eps_min.val) > READ_ONCE(pcc_eps_max.val)) {
-		WRITE_ONCE(q->val, old);
-		pr_err("tcp_pcc: %s: refused: eps_min must not exceed eps_max\n",
-		       kp->name);
-		return -EINVAL;
+	if (pcc_params_live) {
+		lo = q == &pcc_eps_min ? parsed.val : pcc_eps_min.val;
+		hi = q == &pcc_eps_max ? parsed.val : pcc_eps_max.val;
+		if (lo > hi) {
+			cc_q16_split(q == &pcc_eps_min ? hi : lo, &ip, &f);
+			pr_err("tcp_pcc: %s: \"%.*s\" refused: eps_min must not exceed eps_max (%s is %u.%04u)\n",
+			       kp->name, (int)strcspn(val, "\n"), val,
+			       q == &pcc_eps_min ? "eps_max" : "eps_min", ip, f);
+			return -EINVAL;
+		}
 	}
+	WRITE_ONCE(q->val, parsed.val);
 	return 0;
 }
 
@@ -158,7 +177,10 @@ static void pcc_apply_rate(struct sock *sk, u32 rate)
 	cc_set_pacing_rate(sk, rate);
 }
 
-/* Start an MI at @now: the next one in turn, or the current one re-aligned. */
+/*
+ * Start an MI at @now: the next one in turn (also the first after
+ * pcc_on_idle_restart()), or the current one re-aligned.
+ */
 static void pcc_start_mi(struct sock *sk, struct pcc *pc,
 			 const struct pcc_params *p, u32 now, bool realign)
 {
@@ -213,6 +235,9 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 	if (unlikely(!pc->ctl.state))
 		pcc_init(sk);
 	pcc_read_params(&p);
+	/* No ACK for a long time, and no TX_START: never wait for a wrap. */
+	if (unlikely(pcc_mon_stale(&pc->mon, now)))
+		pcc_on_idle_restart(&pc->ctl, &pc->mon, &p, get_random_u32());
 	if (pcc_mon_on_ack(&pc->mon, (u32)tp->first_tx_mstamp,
 			   rs->acked_sacked, max(rs->losses, 0),
 			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0, &r)) {
@@ -249,8 +274,29 @@ static void pcc_set_state(struct sock *sk, u8 new_state)
 	pcc_read_params(&p);
 	pcc_bounds(sk, &lo, &hi);
 	pcc_ctl_restart(&pc->ctl, &p, lo);
-	pc->mon.old.open = 0;
-	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, true);
+	pcc_mon_drop(&pc->mon);
+	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, false);
+}
+
+/*
+ * First send with nothing in flight: after idle, a zero window or an RTO,
+ * and at the start.  The open MIs measured the pause; drop them, keep the
+ * learned rate and start measuring afresh (pcc_on_idle_restart()).
+ */
+static void pcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct pcc *pc = inet_csk_ca(sk);
+	struct pcc_params p;
+
+	if (ev != CA_EVENT_TX_START)
+		return;
+	if (unlikely(!pc->ctl.state)) {
+		pcc_init(sk);
+		return;
+	}
+	pcc_read_params(&p);
+	pcc_on_idle_restart(&pc->ctl, &pc->mon, &p, get_random_u32());
+	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, false);
 }
 
 /* The rate, not ssthresh, reacts to congestion: never lower it. */
@@ -296,12 +342,30 @@ static struct tcp_congestion_ops tcp_pcc_ops __read_mostly = {
 	.ssthresh	= pcc_ssthresh,
 	.undo_cwnd	= pcc_undo_cwnd,
 	.set_state	= pcc_set_state,
+	.cwnd_event	= pcc_cwnd_event,
 	.get_info	= pcc_get_info,
 };
 
 static int __init pcc_register(void)
 {
+	u32 lo, lo_f, hi, hi_f;
+	int err = 0;
+
 	BUILD_BUG_ON(sizeof(struct pcc) > ICSK_CA_PRIV_SIZE);
+	/* All load-time parameters are parsed now; a sysfs write may race. */
+	kernel_param_lock(THIS_MODULE);
+	if (pcc_eps_min.val > pcc_eps_max.val) {
+		cc_q16_split(pcc_eps_min.val, &lo, &lo_f);
+		cc_q16_split(pcc_eps_max.val, &hi, &hi_f);
+		pr_err("tcp_pcc: eps_min=%u.%04u exceeds eps_max=%u.%04u: load refused\n",
+		       lo, lo_f, hi, hi_f);
+		err = -EINVAL;
+	} else {
+		pcc_params_live = true;
+	}
+	kernel_param_unlock(THIS_MODULE);
+	if (err)
+		return err;
 	return tcp_register_congestion_control(&tcp_pcc_ops);
 }
 

@@ -11,6 +11,9 @@
  *    rate-adjusting sequence, bounds, restart after an RTO.
  *  - Closed loop on a fluid model of a bottleneck: random loss, shallow
  *    buffers and two flows converging to a fair share.
+ *  - Restart after idle: the stale-MI bound, what the controller keeps,
+ *    and a packet-level sender driven like tcp_pcc.c across idle periods
+ *    of up to 3 h (the u32 microsecond clock wraps every 71.6 min).
  */
 #include <math.h>
 #include <stdio.h>
@@ -706,6 +709,320 @@ static void test_closed_loop(void)
 	}
 }
 
+static void test_idle_core(void)
+{
+	struct pcc_params p = defaults();
+	struct pcc_mon m;
+	struct pcc_ctl c;
+	struct pcc_result r;
+	u32 t0 = 0xfff00000U, rate[4], x;
+	u8 t, tag[4];
+	bool ok;
+	int i;
+
+	/* 60 ms MI: stale once open 1 s + 8 x 60 ms */
+	pcc_mon_init(&m, t0, 60000, 100000, PCC_TAG_START);
+	tap(!pcc_mon_stale(&m, t0 + 1480000) && pcc_mon_stale(&m, t0 + 1480001),
+	    "an MI is stale once open 1 s + 8 planned lengths", NULL);
+	ok = pcc_mon_stale(&m, t0 + 2400U * 1000000) &&
+	     pcc_mon_stale(&m, t0 + 4200U * 1000000);
+	tap(ok, "an MI left open 40 or 70 min is stale (u32 age past 2^31 us)", NULL);
+	pcc_mon_init(&m, t0, pcc_mi_duration(1, MSS, 0, 0), 1, PCC_TAG_START);
+	ok = !pcc_mon_stale(&m, t0 + 481000000) && pcc_mon_stale(&m, t0 + 481000001);
+	pcc_mon_init(&m, t0, 0xffffffffU, 1, PCC_TAG_START);
+	ok &= !pcc_mon_stale(&m, t0 + 600000000) && pcc_mon_stale(&m, t0 + 600000001);
+	tap(ok, "the stale bound: 481 s for the longest MI, never above 10 min", NULL);
+
+	/* old MI waiting for ACKs, current one open: drop both */
+	pcc_mon_init(&m, t0, 60000, 100000, PCC_TAG_START);
+	pcc_mon_on_ack(&m, t0 + 10, 1, 0, 30000, &r);
+	pcc_mon_next(&m, t0 + 60000, 60000, 200000, PCC_TAG_START, 7500);
+	pcc_mon_drop(&m);
+	ok = pcc_mon_due(&m, t0 + 60001) && !pcc_mon_stale(&m, t0 + 4200U * 1000000) &&
+	     !pcc_mon_on_ack(&m, t0 + 200000, 5, 1, 30000, &r) && !m.last_rtt_us;
+	pcc_mon_next(&m, t0 + 300000, 60000, 100000, PCC_TAG_START, 7500);
+	ok &= !m.old.open && m.cur.open && m.cur.start == t0 + 300000 &&
+	      !pcc_mon_due(&m, t0 + 300001) && !m.cur.delivered;
+	tap(ok, "dropped MIs give no result; the next MI starts afresh", NULL);
+
+	/* controller: starting doubles again from the last accepted rate */
+	pcc_ctl_init(&c, &p, 10000);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	feed(&c, &p, PCC_TAG_START, 10000, 10000LL << 16);
+	feed(&c, &p, PCC_TAG_START, 20000, 20000LL << 16);
+	pcc_ctl_idle(&c, &p, 0);
+	ok = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 20000 && t == PCC_TAG_START &&
+	     !c.have_prev && pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 40000;
+	ok &= !feed(&c, &p, PCC_TAG_START, 20000, 1LL << 16) && c.base == 20000;
+	tap(ok && c.state == PCC_STARTING,
+	    "idle in starting: doubling goes on from the last accepted rate, no old utility",
+	    "state %u base %u", c.state, c.base);
+
+	/* decision: the round starts over at r with the same eps */
+	trials(&c, &p, 1000000, rate, tag);
+	c.eps = (u16)(3 * p.eps_min);
+	feed(&c, &p, tag[0], rate[0], 5);
+	feed(&c, &p, tag[1], rate[1], 6);
+	pcc_ctl_idle(&c, &p, 0);
+	ok = c.state == PCC_DECISION && !c.results && !c.launched &&
+	     c.base == 1000000 && c.eps == 3 * p.eps_min;
+	x = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	/* 3 x 655 / 65536 of 1000000 is 29983.6 */
+	ok &= t == PCC_TAG_TRIAL0 && abs(abs((int)x - 1000000) - 29984) <= 1;
+	tap(ok, "idle in decision making: the round starts over, same r and eps",
+	    "trial rate %u", x);
+
+	/* adjusting: back to decision making at the last accepted rate */
+	c.eps = (u16)p.eps_min;
+	trials(&c, &p, 1000000, rate, tag);
+	for (i = 0; i < 4; i++)
+		feed(&c, &p, tag[i], rate[i], (s64)rate[i] << 16);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	feed(&c, &p, PCC_TAG_ADJUST, c.rate, 100);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	x = c.base;
+	ok = c.state == PCC_ADJUSTING && c.rate > x;
+	pcc_ctl_idle(&c, &p, 0);
+	ok &= c.state == PCC_DECISION && c.base == x && c.rate == x &&
+	      c.eps == p.eps_min && !c.results;
+	tap(ok, "idle in rate adjusting: decision making at the last accepted rate",
+	    "state %u base %u (was %u)", c.state, c.base, x);
+}
+
+/*
+ * A packet-level sender over one bottleneck (capacity, FIFO of buf_us,
+ * propagation delay), driven by the calls of tcp_pcc.c in its order:
+ * pcc_main() on every ACK (one per packet, losses reported with the next
+ * ACK) and pcc_cwnd_event() on a send with nothing in flight.  The clock
+ * is 64-bit; the core gets its low 32 bits, as the module gets
+ * tp->tcp_mstamp.
+ */
+#define PS_RING		4096
+
+struct ps_pkt {
+	u64 sent, ack;
+};
+
+struct psim {
+	struct pcc_params p;
+	struct pcc_ctl c;
+	struct pcc_mon m;
+	u64 now, next_tx, link_free;
+	double cap;		/* bytes/s */
+	u32 rtt;		/* propagation, us */
+	u32 buf_us;		/* bottleneck buffer, in drain time */
+	u32 srtt, rate, pend_lost;
+	bool tx_start;		/* the module's TX_START handler */
+	struct ps_pkt ring[PS_RING];
+	u32 head, tail;
+	u64 mark;		/* results and moves counted from here */
+	u64 first_result, first_move;
+	u32 results, stale;
+};
+
+static void ps_start_mi(struct psim *s, bool realign)
+{
+	u32 lo = 2 * MSS * 1000000ULL / s->srtt, dur;
+	u8 tag;
+
+	s->rate = pcc_ctl_next(&s->c, &s->p, lo, PCC_RATE_MAX, &tag);
+	dur = pcc_mi_duration(s->rate, MSS, s->srtt, (u32)rnd64());
+	if (realign)
+		pcc_mon_realign(&s->m, (u32)s->now, dur, s->rate, tag);
+	else
+		pcc_mon_next(&s->m, (u32)s->now, dur, s->rate, tag,
+			     s->srtt >> 2);
+}
+
+/* pcc_main() */
+static void ps_ack(struct psim *s, const struct ps_pkt *k)
+{
+	u32 now = (u32)s->now, rtt = (u32)(k->ack - k->sent);
+	struct pcc_result r;
+
+	s->srtt = s->srtt - (s->srtt >> 3) + (rtt >> 3);
+	if (pcc_mon_stale(&s->m, now)) {
+		s->stale++;
+		pcc_on_idle_restart(&s->c, &s->m, &s->p, (u32)rnd64());
+	}
+	if (pcc_mon_on_ack(&s->m, (u32)k->sent, 1, s->pend_lost, rtt, &r)) {
+		s64 u = pcc_utility(&s->p, r.delivered * MSS, r.lost * MSS,
+				    r.dur_us, r.rtt_us, r.prev_rtt_us);
+		bool moved = pcc_ctl_result(&s->c, &s->p, r.tag, r.rate, u,
+					    pcc_mi_congested(&r), (u32)rnd64());
+
+		s->results++;
+		if (!s->first_result)
+			s->first_result = s->now - s->mark;
+		if (moved) {
+			if (!s->first_move)
+				s->first_move = s->now - s->mark;
+			ps_start_mi(s, true);
+		}
+	}
+	s->pend_lost = 0;
+	if (pcc_mon_due(&s->m, now))
+		ps_start_mi(s, false);
+}
+
+/* pcc_cwnd_event(CA_EVENT_TX_START); the next MI is always due after it */
+static void ps_tx_start(struct psim *s)
+{
+	pcc_on_idle_restart(&s->c, &s->m, &s->p, (u32)rnd64());
+	if (pcc_mon_due(&s->m, (u32)s->now))
+		ps_start_mi(s, false);
+}
+
+/* Send at the MI's rate until @until, then run until the ACKs are in. */
+static void ps_run(struct psim *s, u64 until)
+{
+	for (;;) {
+		bool ack = s->head != s->tail;
+		u64 tx = s->next_tx < until ? s->next_tx : ~0ULL;
+
+		if (ack && s->ring[s->tail % PS_RING].ack <= tx) {
+			struct ps_pkt k = s->ring[s->tail++ % PS_RING];
+
+			s->now = k.ack;
+			ps_ack(s, &k);
+		} else if (tx != ~0ULL) {
+			u64 serv = (u64)(MSS * 1e6 / s->cap);
+			u64 dep;
+
+			s->now = tx;
+			if (s->head == s->tail && s->tx_start)
+				ps_tx_start(s);
+			dep = (s->link_free > tx ? s->link_free : tx) + serv;
+			if (dep - tx > s->buf_us + serv ||
+			    s->head - s->tail == PS_RING) {
+				s->pend_lost++;
+			} else {
+				s->link_free = dep;
+				s->ring[s->head++ % PS_RING] =
+					(struct ps_pkt){ tx, dep + s->rtt };
+			}
+			s->next_tx = tx + (u64)MSS * 1000000 / s->rate;
+		} else {
+			break;
+		}
+	}
+	if (s->now < until)
+		s->now = until;
+}
+
+static void ps_begin(struct psim *s, double cap, u32 rtt, u32 buf_us,
+		     bool tx_start)
+{
+	u32 dur;
+	u8 tag;
+
+	memset(s, 0, sizeof(*s));
+	s->p = defaults();
+	s->cap = cap;
+	s->rtt = rtt;
+	s->buf_us = buf_us;
+	s->srtt = rtt;
+	s->tx_start = tx_start;
+	s->now = 0x12345678ULL;
+	/* as pcc_init(): 10 packets per RTT, the first MI from now */
+	pcc_ctl_init(&s->c, &s->p, 10 * MSS * 1000000ULL / rtt);
+	s->rate = pcc_ctl_next(&s->c, &s->p, 1, PCC_RATE_MAX, &tag);
+	dur = pcc_mi_duration(s->rate, MSS, s->srtt, (u32)rnd64());
+	pcc_mon_init(&s->m, (u32)s->now, dur, s->rate, tag);
+	s->next_tx = s->now;
+}
+
+/*
+ * 20 s of traffic on 20 Mbit/s, 30 ms, 1-BDP buffer; idle for @idle_us;
+ * then 10 s on a link of half the capacity.  Returns the rate at the end
+ * and fills in when, after the idle period, the first MI completed and the
+ * rate first moved (0: never).
+ */
+static u32 ps_idle_case(u64 idle_us, bool tx_start, u64 *first_result,
+			u64 *first_move)
+{
+	static struct psim s;
+
+	ps_begin(&s, 2.5e6, 30000, 30000, tx_start);
+	ps_run(&s, s.now + 20000000);
+	s.now += idle_us;
+	s.next_tx = s.now;
+	s.cap /= 2;
+	s.mark = s.now;
+	s.first_result = 0;
+	s.first_move = 0;
+	ps_run(&s, s.now + 10000000);
+	*first_result = s.first_result;
+	*first_move = s.first_move;
+	return s.rate;
+}
+
+static void test_idle_restart(void)
+{
+	static const struct {
+		u64 us;
+		const char *name;
+	} idle[] = {
+		{ 1000000, "1 s" },
+		{ 600000000, "10 min" },
+		{ 2160000000ULL, "36 min" },
+		{ 2400000000ULL, "40 min" },
+		{ 4200000000ULL, "70 min" },
+		{ 4290000000ULL, "71.5 min" },
+		{ (1ULL << 32) + 500000, "71.6 min (2^32 us) + 0.5 s" },
+		{ 10800000000ULL, "3 h" },
+	};
+	static struct psim s;
+	char desc[160];
+	u32 results, stale;
+	size_t i;
+	int ev;
+
+	/* the bound never drops the MIs of a sender that keeps sending */
+	rng_state = 0x1d1e5eedULL;
+	ps_begin(&s, 2.5e6, 30000, 30000, true);
+	ps_run(&s, s.now + 60000000);
+	results = s.results;
+	stale = s.stale;
+	ps_begin(&s, 2.5e6, 30000, 2000000, true);
+	ps_run(&s, s.now + 60000000);
+	tap(!stale && !s.stale && results > 200 && s.results > 10,
+	    "60 s of traffic, 30 ms with a 1-BDP and a 2 s buffer: no MI goes stale",
+	    "%u and %u results, %u and %u stale", results, s.results, stale,
+	    s.stale);
+	ps_begin(&s, 1.25e6, 800000, 800000, true);
+	ps_run(&s, s.now + 120000000);
+	tap(!s.stale && s.results > 20,
+	    "120 s of traffic at an 800 ms RTT: no MI goes stale",
+	    "%u results, %u stale", s.results, s.stale);
+
+	/*
+	 * Idle, then the link at half its rate: an MI completes and the rate
+	 * moves within a bounded time and follows the link.  ev = 1 is the
+	 * module (TX_START); ev = 0 the monitor's own bound alone.  With
+	 * signed u32 comparisons alone, 40 min of idle leave the MIs open
+	 * for the next 31.6 min of traffic.
+	 */
+	for (ev = 1; ev >= 0; ev--) {
+		for (i = 0; i < ARRAY_SIZE(idle); i++) {
+			u64 res, mv;
+			u32 rate = ps_idle_case(idle[i].us, ev, &res, &mv);
+			double mbit = rate * 8 / 1e6;
+
+			snprintf(desc, sizeof(desc),
+				 "after %s idle%s: an MI completes within 1 s, the rate moves within 2 s and follows the link",
+				 idle[i].name, ev ? " (TX_START)" : ", no TX_START");
+			tap(res && res <= 1000000 && mv && mv <= 2000000 &&
+			    mbit > 7 && mbit < 13, desc,
+			    "first result %.3f s, first move %.3f s (0: none in 10 s), rate %.2f Mbit/s on 10",
+			    res / 1e6, mv / 1e6, mbit);
+		}
+	}
+}
+
 int main(void)
 {
 	test_utility();
@@ -714,5 +1031,7 @@ int main(void)
 	test_control();
 	test_start_exit();
 	test_closed_loop();
+	test_idle_core();
+	test_idle_restart();
 	return tap_finish();
 }
