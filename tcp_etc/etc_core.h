@@ -26,6 +26,19 @@
  *    threshold, then hold for one RTT (sec. 3.4);
  *  - not in the paper: a round that loses heavily decreases the same way
  *    and caps in-flight data (ETC_HEAVY_LOSS_SHIFT).
+ *
+ * Times are u32 microseconds and wrap every 71.6 minutes, so a stored
+ * time is only ever compared as an unsigned elapsed time against a
+ * bounded length (a drain, a hold, the min RTT window): after an idle
+ * period of any length such a test is at worst late by that length,
+ * never by a wrap.  The glue calls etc_on_restart() when sending resumes
+ * after idle: it ends a drain or hold and cuts the idle period out of
+ * the round's time, so no round spans it either.
+ *
+ * App-limited rounds (the stack's rs->is_app_limited) measure the
+ * application, not the path: as in tcp_bbr.c they may raise the model
+ * of the path (r, r_max and through them the cwnd cap and the rate a
+ * decrease moves towards) but never lower it.
  */
 #ifndef _ETC_CORE_H
 #define _ETC_CORE_H
@@ -52,6 +65,18 @@
 #define ETC_GRAD_CONFIRM_ROUNDS	2
 /* Detection -> stable after this many RTTs without a 1.1x rise in r. */
 #define ETC_STABLE_ROUNDS	8
+/*
+ * The drain of Eq. 2 lasts at most this many min RTTs.  At eta = 0.3
+ * four min RTTs drain 2.8 BDPs, more than the 1-2 BDP buffers a flow
+ * fills in the rounds the gradient takes to trip, so the bound does
+ * not cut a drain the paper would run.  It stops one driven by an
+ * in-flight count that says nothing about the queue (lost packets not
+ * yet marked, a rate near the floor): paced at eta x s, a longer drain
+ * starves the ACK clock and the flow's own measurements.  A deeper
+ * queue is drained in steps: the next round's gradient trips again.
+ * The min RTT, not srtt: srtt includes the very queue being drained.
+ */
+#define ETC_DRAIN_MAX_RTTS	4
 /* min RTT expires after 10 s, so a standing queue of others is learnt. */
 #define ETC_MIN_RTT_WIN_US	(10U * 1000 * 1000)
 /* 1.1 in Q16: "significant increase" of the receiving rate (sec. 3.2). */
@@ -90,8 +115,8 @@
 
 enum etc_phase {
 	ETC_CRUISE,	/* normal rate control */
-	ETC_DRAIN,	/* pacing at eta x s until phase_end_us (Eq. 2) */
-	ETC_HOLD,	/* rate unchanged until phase_end_us (one RTT) */
+	ETC_DRAIN,	/* pacing at eta x s for phase_us (Eq. 2) */
+	ETC_HOLD,	/* rate unchanged for phase_us (one RTT) */
 };
 
 enum etc_stage {
@@ -108,7 +133,8 @@ enum etc_event {
 	ETC_EV_HOLD,		/* drain over, holding one RTT */
 	ETC_EV_CRUISE,		/* hold over */
 	ETC_EV_RTO,
-	ETC_EV_LOSS,		/* heavy loss: in-flight cap cut (and decrease) */
+	ETC_EV_LOSS,		/* heavy loss: decrease, cap in-flight data */
+	ETC_EV_RESTART,		/* sending after idle ended a drain or hold */
 };
 
 /* Tunables, all validated by the module before they get here. */
@@ -131,6 +157,7 @@ struct etc_ack {
 	u64 inflight;		/* bytes in flight */
 	u32 mss;
 	bool valid;		/* newly delivered data, not a retransmission */
+	bool app_limited;	/* acked data was sent while app-limited */
 };
 
 /* Per-connection state; must fit in ICSK_CA_PRIV_SIZE with the glue. */
@@ -143,16 +170,29 @@ struct etc_core {
 	u32 min_rtt_us;		/* min of first-packet RTTs, ETC_U32_MAX if none */
 	u32 min_rtt_stamp;	/* when min_rtt_us was taken */
 	u32 rtt_round_us;	/* min first-packet RTT this round */
-	u32 rtt_ref_us;		/* reference for the RTT gradient, 0: unset */
+	/*
+	 * CRUISE: the reference for the RTT gradient, 0: unset.  DRAIN and
+	 * HOLD use none (the RTT after them becomes the new one) and keep
+	 * the length of the phase here instead.
+	 */
+	union {
+		u32 rtt_ref_us;
+		u32 phase_us;
+	};
 	u32 round_start_us;
 	u32 round_dlv;		/* delivered when this round started */
 	u32 burst_id;
-	u32 burst_t0;		/* first and last ACK time of the open burst */
+	/*
+	 * First and last ACK time of the open burst; burst_t1 is also the
+	 * round's last activity (the last valid ACK, etc_core_init() or
+	 * etc_on_restart()).
+	 */
+	u32 burst_t0;
 	u32 burst_t1;
 	u32 burst_d0;		/* delivered at its first ACK */
 	u32 rp_pkts;		/* this round: packets and time of closed bursts */
 	u32 rp_us;
-	u32 phase_end_us;
+	u32 phase_start_us;	/* DRAIN, HOLD: when the phase began */
 	u32 inflight_hi;	/* in-flight cap after heavy loss, packets, 0: none */
 	u16 burst_pkts;		/* delivered since its first ACK, saturating */
 	u16 round_lost;		/* packets marked lost this round, saturating */
@@ -162,7 +202,8 @@ struct etc_core {
 	u8 phase:2,		/* enum etc_phase */
 	   stage:1,		/* enum etc_stage */
 	   grad_rounds:2,	/* rounds in a row above the gradient threshold */
-	   burst_acks:2;	/* ACKs of the open burst, saturating; 0: none */
+	   burst_acks:2,	/* ACKs of the open burst, saturating; 0: none */
+	   round_app_limited:1; /* an ACK of this round was app-limited */
 };
 
 #define ETC_BURST_ACKS_MAX	3
@@ -242,23 +283,27 @@ static inline u64 etc_decrease(u64 s, u64 r)
  * @eta: drain rate factor, Q16, below FP_ONE
  *
  * Return: (inflight - s x RTT_min) / ((1 - eta) x s) in microseconds, 0
- * when nothing exceeds the BDP, saturating at ETC_U32_MAX.
+ * when nothing exceeds the BDP or there is no min RTT yet, at most
+ * ETC_DRAIN_MAX_RTTS min RTTs.
  */
 static inline u32 etc_drain_us(u64 inflight, u64 s, u32 min_rtt_us, u32 eta)
 {
-	u64 bdp = etc_rate_bytes(s, min_rtt_us);
-	u64 den, t;
+	u64 max = (u64)min_rtt_us * ETC_DRAIN_MAX_RTTS;
+	u64 bdp, den, t;
 
-	if (inflight <= bdp || !s || eta >= FP_ONE)
+	if (min_rtt_us == ETC_NO_RTT || !s || eta >= FP_ONE)
+		return 0;
+	if (max > ETC_U32_MAX)
+		max = ETC_U32_MAX;
+	bdp = etc_rate_bytes(s, min_rtt_us);
+	if (inflight <= bdp)
 		return 0;
 	den = fp_mul(s, FP_ONE - eta);	/* bytes/s drained */
-	if (!den)
-		return ETC_U32_MAX;
 	inflight -= bdp;
-	if (inflight > U64_MAX / ETC_USEC_PER_SEC)
-		return ETC_U32_MAX;
+	if (!den || inflight > U64_MAX / ETC_USEC_PER_SEC)
+		return (u32)max;
 	t = div64_u64(inflight * ETC_USEC_PER_SEC, den);
-	return t > ETC_U32_MAX ? ETC_U32_MAX : (u32)t;
+	return t > max ? (u32)max : (u32)t;
 }
 
 /*
@@ -284,6 +329,16 @@ static inline u64 etc_floor_rate(const struct etc_core *e,
 	return etc_bytes_per_sec((u64)p->burst * mss, rtt ? rtt : 1);
 }
 
+/* Keep s at or above etc_floor_rate(). */
+static inline void etc_apply_floor(struct etc_core *e,
+				   const struct etc_params *p, u32 mss)
+{
+	u64 floor = etc_floor_rate(e, p, mss);
+
+	if (e->rate < floor)
+		e->rate = floor;
+}
+
 /**
  * etc_core_init() - Start a connection at 10 packets per RTT (sec. 6.1).
  * @e: state
@@ -300,6 +355,7 @@ static inline void etc_core_init(struct etc_core *e, u32 mss, u32 rtt_us,
 	e->rate = etc_bytes_per_sec(10ULL * mss, rtt_us ? rtt_us : 100000);
 	e->min_rtt_stamp = now_us;
 	e->round_start_us = now_us;
+	e->burst_t1 = now_us;
 	e->phase = ETC_CRUISE;
 	e->stage = ETC_DETECT;
 }
@@ -387,6 +443,11 @@ static inline bool etc_track_burst(struct etc_core *e, const struct etc_ack *a)
 	return true;
 }
 
+/*
+ * The min RTT expires after ETC_MIN_RTT_WIN_US; an unsigned elapsed time
+ * keeps it at most one window longer after idle periods near a multiple
+ * of the clock's 71.6 minutes.
+ */
 static inline void etc_rtt_sample(struct etc_core *e, u32 rtt, u32 now)
 {
 	if (!rtt)
@@ -400,7 +461,13 @@ static inline void etc_rtt_sample(struct etc_core *e, u32 rtt, u32 now)
 	}
 }
 
-/* r_max and the stage rules of sec. 3.2, once per round. */
+/*
+ * r_max and the stage rules of sec. 3.2, once per round.  An app-limited
+ * round only counts as a rise: its r says how much the application sent,
+ * not that the path has less to give, nor that r has stopped rising
+ * (tcp_bbr.c does not count such rounds towards its full bandwidth
+ * either).
+ */
 static inline void etc_update_stage(struct etc_core *e)
 {
 	if (!e->rcv_max || fp_mul(e->rcv_max, ETC_RISE_Q16) < e->rcv) {
@@ -410,6 +477,8 @@ static inline void etc_update_stage(struct etc_core *e)
 		e->stall_rounds = 0;
 		return;
 	}
+	if (e->round_app_limited)
+		return;
 	if (e->rcv * ETC_FAR_DEN < e->rcv_max * ETC_FAR_NUM) {
 		/* far below r_max: fewer resources now, sample it again */
 		e->rcv_max = e->rcv;
@@ -525,8 +594,10 @@ static inline s64 etc_gradient(const struct etc_core *e)
  * round with loss or a queue (several flows overflowing one buffer thus
  * back off and probe as AIMD does, which evens out their shares), an
  * eighth more without.  A cap the flow does not reach stays, so a later
- * overshoot (s far above r after a stage change) is held to it.
- * Returns true on a cut.
+ * overshoot (s far above r after a stage change) is held to it.  An
+ * app-limited round has less in flight than the path holds, so, as for
+ * BBRv2's inflight_hi, it cuts nothing, but it still counts as heavy.
+ * Returns true on a heavy round.
  */
 static inline bool etc_update_inflight_hi(struct etc_core *e,
 					  const struct etc_params *p,
@@ -549,11 +620,33 @@ static inline bool etc_update_inflight_hi(struct etc_core *e,
 				 ETC_U32_MAX : e->inflight_hi + step;
 		return false;
 	}
+	if (e->round_app_limited)
+		return true;
 	if (e->inflight_hi && e->inflight_hi < inflight)
 		inflight = e->inflight_hi;
 	inflight -= inflight >> ETC_HI_MD_SHIFT;
 	e->inflight_hi = inflight > floor ? inflight : floor;
 	return true;
+}
+
+/*
+ * Enter DRAIN or HOLD for @us from @now.  The gradient reference is unset
+ * (the RTT after the phase becomes the new one), and its room holds the
+ * phase's length.
+ */
+static inline void etc_start_phase(struct etc_core *e, enum etc_phase phase,
+				   u32 now, u32 us)
+{
+	e->phase = phase;
+	e->phase_start_us = now;
+	e->phase_us = us;
+}
+
+/* Back to CRUISE: measure the gradient from here. */
+static inline void etc_end_phase(struct etc_core *e)
+{
+	e->phase = ETC_CRUISE;
+	e->rtt_ref_us = 0;
 }
 
 /*
@@ -565,9 +658,9 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 					     const struct etc_ack *a,
 					     bool heavy)
 {
-	s64 g = etc_gradient(e);
 	u64 floor = etc_floor_rate(e, p, a->mss);
 	u64 drain_base;
+	s64 g;
 	u32 td;
 
 	if (e->phase != ETC_CRUISE)
@@ -582,6 +675,7 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 		e->rtt_ref_us = e->rtt_round_us;
 	if (heavy)
 		goto decrease;
+	g = etc_gradient(e);
 
 	/* "holds": within a quarter of the threshold */
 	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS) {
@@ -619,8 +713,6 @@ decrease:
 	e->rate = etc_decrease(e->rate, e->rcv_now);
 	if (e->rate < floor)
 		e->rate = floor;
-	/* the RTT after the drain becomes the new reference */
-	e->rtt_ref_us = 0;
 	/*
 	 * Eq. 2 assumes the bottleneck drains at s; right after a capacity
 	 * drop s is still above what it delivers, so use min(s, r) for both
@@ -629,33 +721,34 @@ decrease:
 	drain_base = e->rcv_now && e->rcv_now < e->rate ? e->rcv_now : e->rate;
 	td = etc_drain_us(a->inflight, drain_base, e->min_rtt_us, p->eta);
 	if (td) {
-		e->phase = ETC_DRAIN;
-		e->phase_end_us = a->now_us + td;
+		etc_start_phase(e, ETC_DRAIN, a->now_us, td);
 		return ETC_EV_DRAIN;
 	}
-	e->phase = ETC_HOLD;
-	e->phase_end_us = a->now_us + (e->min_rtt_us == ETC_NO_RTT ?
-				       0 : e->min_rtt_us);
+	etc_start_phase(e, ETC_HOLD, a->now_us,
+			e->min_rtt_us == ETC_NO_RTT ? 0 : e->min_rtt_us);
 	return ETC_EV_DECREASE;
 }
 
-/* Drain and hold end on time, not on round boundaries. */
+/*
+ * Drain and hold end on time, not on round boundaries.  The elapsed time
+ * is unsigned: an ACK after any idle period ends the phase, or (had the
+ * clock wrapped almost exactly) lets it run at most its length more.
+ */
 static inline enum etc_event etc_phase_timer(struct etc_core *e,
 					     const struct etc_ack *a)
 {
-	if (e->phase == ETC_CRUISE || etc_after(e->phase_end_us, a->now_us))
+	if (e->phase == ETC_CRUISE ||
+	    a->now_us - e->phase_start_us < e->phase_us)
 		return ETC_EV_NONE;
 	if (e->phase == ETC_DRAIN) {
 		u32 rtt = e->rtt_round_us != ETC_NO_RTT ? e->rtt_round_us :
 			  e->min_rtt_us;
 
-		e->phase = ETC_HOLD;
-		e->phase_end_us = a->now_us +
-				  (rtt == ETC_NO_RTT ? 0 : rtt);
+		etc_start_phase(e, ETC_HOLD, a->now_us,
+				rtt == ETC_NO_RTT ? 0 : rtt);
 		return ETC_EV_HOLD;
 	}
-	e->phase = ETC_CRUISE;
-	e->rtt_ref_us = 0;	/* measure the gradient from here */
+	etc_end_phase(e);
 	return ETC_EV_CRUISE;
 }
 
@@ -666,25 +759,27 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 {
 	u32 us = a->now_us - e->round_start_us;
 	u32 pkts = a->delivered - e->round_dlv;
+	bool app = e->round_app_limited;
 	enum etc_event ev;
-	bool cut;
+	bool heavy;
 
 	if (us && pkts) {
 		u64 rr = etc_bytes_per_sec((u64)pkts * a->mss, us);
 
-		e->rcv_now = rr;
+		if (!app || rr > e->rcv_now)
+			e->rcv_now = rr;
 		if (!e->rcv)
 			e->rcv = rr;
 		else if (rr >= e->rcv)
 			e->rcv += (rr - e->rcv) >> ETC_RCV_EWMA_SHIFT;
-		else
+		else if (!app)
 			e->rcv -= (e->rcv - rr) >> ETC_RCV_EWMA_SHIFT;
 		etc_update_stage(e);
 	}
 	etc_update_rp(e, p, a->mss, pkts);
-	cut = etc_update_inflight_hi(e, p, a, pkts);
-	ev = etc_rate_update(e, p, a, cut);
-	if (cut)
+	heavy = etc_update_inflight_hi(e, p, a, pkts);
+	ev = etc_rate_update(e, p, a, heavy);
+	if (heavy)
 		ev = ETC_EV_LOSS;
 
 	e->round_start_us = a->now_us;
@@ -694,6 +789,7 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 	e->rp_us = 0;
 	e->single_bursts = 0;
 	e->round_lost = 0;
+	e->round_app_limited = 0;
 	return ev;
 }
 
@@ -716,6 +812,8 @@ static inline enum etc_event etc_on_ack(struct etc_core *e,
 		e->round_lost = U16_MAX;
 	else
 		e->round_lost += a->lost;
+	if (a->app_limited)
+		e->round_app_limited = 1;
 	if (!a->valid)
 		return ev;
 	/* RTT of the first packet of each micro-burst only (sec. 3.2) */
@@ -730,8 +828,7 @@ static inline enum etc_event etc_on_ack(struct etc_core *e,
 		if (r != ETC_EV_NONE)
 			ev = r;
 	}
-	if (e->rate < etc_floor_rate(e, p, a->mss))
-		e->rate = etc_floor_rate(e, p, a->mss);
+	etc_apply_floor(e, p, a->mss);
 	return ev;
 }
 
@@ -746,10 +843,43 @@ static inline void etc_on_rto(struct etc_core *e)
 	e->rcv_max = 0;
 	e->stage = ETC_DETECT;
 	e->stall_rounds = 0;
-	e->phase = ETC_CRUISE;
-	e->rtt_ref_us = 0;
+	etc_end_phase(e);
 	e->idle_rounds = 0;
 	e->grad_rounds = 0;
+}
+
+/**
+ * etc_on_restart() - Sending resumes after idle, with nothing in flight.
+ * @e: state
+ * @now_us: current time
+ *
+ * The glue calls this when the stack sends with nothing in flight after
+ * the application ran out of data, and at an RTO's retransmission.  The
+ * queue a drain or hold was for is gone: end the phase.  The open
+ * micro-burst spans the gap: drop it.  The round goes on, but without
+ * the gap (CUBIC shifts its epoch the same way): its time up to its last
+ * ACK of new data is kept and the rest, which may have wrapped the
+ * clock, is cut out, so its receiving rate is that of the data it sent.
+ *
+ * The rate, Rp, r, r_max and the min RTT stay, as BBR keeps its model
+ * across idle: an idle sender learns nothing new about the path.  (The
+ * paper has no idle periods.)  The data sent now is app-limited in the
+ * stack's accounting, so it cannot lower that model either.
+ *
+ * Return: ETC_EV_RESTART if a drain or hold ended, else ETC_EV_NONE.
+ */
+static inline enum etc_event etc_on_restart(struct etc_core *e, u32 now_us)
+{
+	enum etc_event ev = ETC_EV_NONE;
+
+	e->round_start_us = now_us - (e->burst_t1 - e->round_start_us);
+	e->burst_t1 = now_us;
+	e->burst_acks = 0;
+	if (e->phase != ETC_CRUISE) {
+		etc_end_phase(e);
+		ev = ETC_EV_RESTART;
+	}
+	return ev;
 }
 
 #endif /* _ETC_CORE_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoint of tcp_etc: one event per rate update (increase, decrease,
- * drain, hold, RTO, heavy loss), never per ACK.
+ * drain, hold, RTO, heavy loss, a phase ended by sending after idle),
+ * never per ACK.
  *
  *   echo 1 > /sys/kernel/tracing/events/tcp_etc/etc_update/enable
  */
@@ -29,6 +30,7 @@ TRACE_EVENT(etc_update,
 			     __field(u64, rcv_max)
 			     __field(u32, min_rtt)
 			     __field(u32, rtt)
+			     __field(u32, phase_us)
 			     __field(u32, cwnd_cap)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
@@ -40,9 +42,12 @@ TRACE_EVENT(etc_update,
 			   __entry->rcv = e->rcv;
 			   __entry->rcv_max = e->rcv_max;
 			   __entry->min_rtt = e->min_rtt_us;
-			   __entry->rtt = e->rtt_ref_us;
+			   __entry->rtt = e->phase == ETC_CRUISE ?
+					  e->rtt_ref_us : 0;
+			   __entry->phase_us = e->phase == ETC_CRUISE ?
+					       0 : e->phase_us;
 			   __entry->cwnd_cap = e->inflight_hi;),
-	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u cwnd_cap=%u",
+	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->event,
 				       { ETC_EV_INCREASE, "increase" },
@@ -51,11 +56,12 @@ TRACE_EVENT(etc_update,
 				       { ETC_EV_HOLD, "hold" },
 				       { ETC_EV_CRUISE, "cruise" },
 				       { ETC_EV_RTO, "rto" },
-				       { ETC_EV_LOSS, "loss" }),
+				       { ETC_EV_LOSS, "loss" },
+				       { ETC_EV_RESTART, "restart" }),
 		      __entry->stage == ETC_STABLE ? "stable" : "detect",
 		      __entry->phase, __entry->rate, __entry->rp,
 		      __entry->rcv, __entry->rcv_max, __entry->min_rtt,
-		      __entry->rtt, __entry->cwnd_cap)
+		      __entry->rtt, __entry->phase_us, __entry->cwnd_cap)
 );
 
 #endif /* _ETC_TRACE_H */

@@ -18,6 +18,8 @@
  *  - loss: ssthresh stays infinite and undo keeps cwnd, so the stack's
  *    own reductions do not fight the rate; an RTO halves s once; a round
  *    that loses heavily (rs->losses) decreases s and caps cwnd.
+ *  - app-limited samples (rs->is_app_limited) never lower the path
+ *    model; sending after idle (CA_EVENT_TX_START) ends a drain or hold.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -134,6 +136,7 @@ static void etc_main(struct sock *sk, u32 ack, int flag,
 	a.mss = tp->mss_cache;
 	/* Retransmissions are ambiguous for both burst timing and RTT. */
 	a.valid = rs->delivered > 0 && rs->acked_sacked && !rs->is_retrans;
+	a.app_limited = rs->is_app_limited;
 
 	ev = etc_on_ack(e, &p, &a);
 	etc_apply(sk, e, &p);
@@ -153,11 +156,35 @@ static void etc_set_state(struct sock *sk, u8 new_state)
 
 		etc_read_params(&p);
 		etc_on_rto(e);
-		if (e->rate < etc_floor_rate(e, &p, tcp_sk(sk)->mss_cache))
-			e->rate = etc_floor_rate(e, &p, tcp_sk(sk)->mss_cache);
+		etc_apply_floor(e, &p, tcp_sk(sk)->mss_cache);
 		cc_set_pacing_rate(sk, etc_pacing_rate(e, &p));
 		trace_etc_update(sk, e, ETC_EV_RTO);
 	}
+}
+
+/*
+ * The stack sends with nothing in flight.  That is a restart after idle
+ * when the application ran out of data (tcp_bbr.c's test) or at an
+ * RTO's retransmission; a pacing gap longer than the RTT is not.  Not
+ * before .init (see etc_main()).
+ */
+static void etc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct etc_core *e = inet_csk_ca(sk);
+	struct etc_params p;
+	enum etc_event ev;
+
+	if (event != CA_EVENT_TX_START || unlikely(!e->rate))
+		return;
+	if (!tp->app_limited && inet_csk(sk)->icsk_ca_state != TCP_CA_Loss)
+		return;
+	ev = etc_on_restart(e, (u32)tp->tcp_mstamp);
+	if (ev == ETC_EV_NONE)
+		return;
+	etc_read_params(&p);
+	cc_set_pacing_rate(sk, etc_pacing_rate(e, &p));
+	trace_etc_update(sk, e, ev);
 }
 
 /* The rate, not ssthresh, reacts to congestion: never lower it. */
@@ -208,6 +235,7 @@ static struct tcp_congestion_ops tcp_etc_ops __read_mostly = {
 	.ssthresh	= etc_ssthresh,
 	.undo_cwnd	= etc_undo_cwnd,
 	.set_state	= etc_set_state,
+	.cwnd_event	= etc_cwnd_event,
 	.min_tso_segs	= etc_min_tso_segs,
 	.get_info	= etc_get_info,
 };

@@ -16,6 +16,11 @@
  *    token-bucket shaper whose full bucket passes bursts at line rate;
  *    four flows overflowing a drop-tail buffer.
  *  - The in-flight cap of heavy loss, driven directly.
+ *  - Idle periods of 40 and 70 min and past a clock wrap: DRAIN and HOLD
+ *    end, the round's receiving rate leaves the idle period out; the
+ *    drain of Eq. 2 is bounded by 4 min RTTs.
+ *  - App-limited rounds raise but never lower r_max, r, the cwnd cap and
+ *    the rate a decrease moves towards, and cap no in-flight data.
  *  - Fuzzing etc_on_ack() with random ACKs.
  */
 #include <math.h>
@@ -582,6 +587,9 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 	double rate = etc_pacing_rate(&f->e, p) / 1e6;	/* bytes/us */
 	double first = 0;
 
+	/* the stack's CA_EVENT_TX_START, here only at the start */
+	if (!f->inflight && !f->delivered)
+		etc_on_restart(&f->e, (u32)now);
 	s->qsum += q;
 	s->qn++;
 	if (q > s->qmax)
@@ -692,6 +700,7 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 			a.inflight = best->inflight * MSS;
 			a.mss = MSS;
 			a.valid = true;
+			a.app_limited = false;
 			ev = etc_on_ack(&best->e, p, &a);
 			if (getenv("ETC_SIM_TRACE") && ev != ETC_EV_NONE)
 				fprintf(stderr,
@@ -927,6 +936,377 @@ static void test_sim_droptail_four(void)
 	    x[0] * 8 / 15e6, x[1] * 8 / 15e6, x[2] * 8 / 15e6, x[3] * 8 / 15e6);
 }
 
+/* ---- restart after idle, clock wraps, the drain bound ---- */
+
+#define MIN_US		(60ULL * 1000000)
+#define IDLE_40_MIN	(40 * MIN_US)
+#define IDLE_70_MIN	(70 * MIN_US)	/* u32 us wrap after 71.6 min */
+
+/* A core in DRAIN: a gradient trip with @inflight bytes in flight at @now. */
+static enum etc_event drain_state(struct etc_core *e,
+				  const struct etc_params *p, u32 now,
+				  u64 inflight)
+{
+	struct etc_ack a = { .now_us = now, .mss = MSS, .valid = true,
+			     .inflight = inflight };
+
+	gradient_state(e);		/* min RTT 40 ms, 1 MB/s, r 0.8 MB/s */
+	e->round_dlv = 1000;
+	a.delivered = e->round_dlv + 8 * p->burst;
+	e->rtt_round_us = 60000;
+	return etc_rate_update(e, p, &a, false);
+}
+
+/*
+ * ACKs every ms from @from (test clock, us) until the core is back in
+ * CRUISE; returns how long that took, in us (capped at @limit).
+ */
+static u64 until_cruise(struct etc_core *e, const struct etc_params *p,
+			u64 from, u64 limit)
+{
+	u64 t;
+	u32 dlv = 2000, id = 0;
+
+	for (t = 0; t <= limit && e->phase != ETC_CRUISE; t += 1000) {
+		struct etc_ack a = { .now_us = (u32)(from + t), .mss = MSS,
+				     .valid = true, .inflight = 8 * MSS,
+				     .rtt_us = 40000 };
+
+		dlv += 2;
+		a.delivered = dlv;
+		a.prior_delivered = dlv - 2;
+		a.burst_id = id++;
+		etc_on_ack(e, p, &a);
+	}
+	return t;
+}
+
+/*
+ * DRAIN, then the sender idles.  The old phase end compared with a signed
+ * difference: after 35.8 to 71.6 min of idle it lay in the future and the
+ * flow paced at eta x s until the clock came round again.  Now an ACK
+ * after any idle period ends the phase (a hold of one RTT follows), and
+ * etc_on_restart() ends it at once.  Idle just short of a whole wrap may
+ * still let the phase run its length, never longer.
+ */
+static void test_idle_phase(void)
+{
+	static const u64 idles[] = { IDLE_40_MIN, IDLE_70_MIN };
+	struct etc_params p = defaults();
+	u64 t0 = 5000000, took[2], rs[2], wrap, limit = 10 * MIN_US;
+	struct etc_core e;
+	bool ok = true;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(idles); i++) {
+		ok &= drain_state(&e, &p, (u32)t0, 300000) == ETC_EV_DRAIN;
+		took[i] = until_cruise(&e, &p, t0 + idles[i], limit);
+		/* hold of one RTT: at most the round's 60 ms */
+		ok &= took[i] <= 61000;
+	}
+	tap(ok, "idle: DRAIN, 40 or 70 min without ACKs, then ACKs: CRUISE within one RTT",
+	    "back in CRUISE after %.3f s and %.3f s",
+	    took[0] / 1e6, took[1] / 1e6);
+
+	ok = true;
+	for (i = 0; i < ARRAY_SIZE(idles); i++) {
+		drain_state(&e, &p, (u32)t0, 300000);
+		etc_on_restart(&e, (u32)(t0 + idles[i]));
+		rs[i] = until_cruise(&e, &p, t0 + idles[i], limit);
+		ok &= e.phase == ETC_CRUISE && !rs[i] &&
+		      e.rate == 900000;		/* the decrease stays */
+	}
+	tap(ok, "idle: DRAIN, 40 or 70 min idle, etc_on_restart(): CRUISE at once, rate kept",
+	    "back in CRUISE after %.3f s and %.3f s",
+	    rs[0] / 1e6, rs[1] / 1e6);
+
+	/* idle 1 ms short of a whole wrap: the drain runs its length at most */
+	wrap = (1ULL << 32) - 1000;
+	drain_state(&e, &p, (u32)t0, 300000);
+	took[0] = until_cruise(&e, &p, t0 + wrap, limit);
+	tap(took[0] <= ETC_DRAIN_MAX_RTTS * 40000 + 61000,
+	    "idle: 1 ms short of a clock wrap, the drain and hold run their length at most",
+	    "back in CRUISE after %.3f s", took[0] / 1e6);
+}
+
+/*
+ * Eq. 2's t_d is bounded by ETC_DRAIN_MAX_RTTS min RTTs.  The old t_d
+ * saturated at U32_MAX, which as an end time lay just behind now: the
+ * drain ended at once, while one slightly shorter ran for 71 min.
+ */
+static void test_drain_bound(void)
+{
+	struct etc_params p = defaults();
+	u32 bound = ETC_DRAIN_MAX_RTTS * 40000, t_sat, t_big, t_long, t_ok;
+	u64 d_sat, d_big;
+	struct etc_core e;
+	int ok;
+
+	t_sat = etc_drain_us(~0ULL, 1000000, 40000, p.eta);
+	t_big = etc_drain_us(3000000000000ULL, 1000000, 40000, p.eta);
+	t_long = etc_drain_us(800000, 1000000, 40000, p.eta);
+	t_ok = etc_drain_us(100000, 1000000, 40000, p.eta);
+	tap(t_sat == bound && t_big == bound && t_long == bound &&
+	    fabs(t_ok - 60000 / 0.7) < 2,
+	    "Eq. 2: t_d at most 4 min RTTs (saturated, 35 min, 1.1 s), shorter ones exact",
+	    "t_d %u, %u, %u us, bound %u us; 86 ms: %u us",
+	    t_sat, t_big, t_long, bound, t_ok);
+
+	/* in flight beyond what Eq. 2 can count: saturated t_d */
+	drain_state(&e, &p, 5000000, ~0ULL);
+	ok = e.phase == ETC_DRAIN;
+	d_sat = until_cruise(&e, &p, 5001000, 10 * MIN_US);
+	/* t_d of 35.8 min (just over 2^31 us): ran in full before */
+	drain_state(&e, &p, 5000000, 3000000000000ULL);
+	d_big = until_cruise(&e, &p, 5001000, 10 * MIN_US);
+	ok &= d_sat >= bound - 1000 && d_sat <= bound + 61000 &&
+	      d_big >= bound - 1000 && d_big <= bound + 61000;
+	tap(ok, "Eq. 2: a huge drain runs its 4 min RTTs (not 0, not 35 min), then one hold",
+	    "drain + hold %.3f s (saturated), %.3f s (35.8 min)",
+	    d_sat / 1e6, d_big / 1e6);
+}
+
+/*
+ * A flow fed straight to etc_on_ack(): bursts of N packets every gap_us
+ * over a FIFO link of 20 Mbit/s with a 40 ms base RTT, each acked in
+ * N / 2 delayed ACKs.  The test sets the sending rate, not ETC, so that
+ * its model can be compared before and after.
+ */
+#define DRV_RING	512
+
+struct drv_ack {
+	u64 t, sent;
+	u32 id, pkts, prior;
+};
+
+struct drive {
+	struct etc_core e;
+	struct etc_params p;
+	u64 next_send, link_free;
+	u32 gap_us, dlv, sent, id, lost;
+	bool app;			/* data sent now is app-limited */
+	struct drv_ack ring[DRV_RING];
+	unsigned int head, tail;
+	int heavy;			/* loss events */
+};
+
+#define DRV_RTT		40000
+#define DRV_PKT_US	579		/* 1448 B at 20 Mbit/s */
+
+static void drive_init(struct drive *d, u32 gap_us)
+{
+	memset(d, 0, sizeof(*d));
+	d->p = defaults();
+	d->gap_us = gap_us;
+	etc_core_init(&d->e, MSS, DRV_RTT, 0);
+	etc_on_restart(&d->e, 0);
+}
+
+/* Run to @t_end; no sends from @stop on. */
+static void drive_run(struct drive *d, u64 t_end, u64 stop)
+{
+	for (;;) {
+		struct drv_ack *q = &d->ring[d->tail % DRV_RING];
+		u64 ta = d->tail != d->head ? q->t : ~0ULL;
+		u64 ts = d->next_send < stop ? d->next_send : ~0ULL;
+		struct etc_ack a;
+		unsigned int i;
+
+		if (ta > t_end && ts > t_end)
+			return;
+		if (ts < ta) {
+			/* tcp_etc.c's CA_EVENT_TX_START test */
+			if (d->app && d->sent == d->dlv)
+				etc_on_restart(&d->e, (u32)ts);
+			for (i = 0; i < d->p.burst / 2; i++) {
+				struct drv_ack *n = &d->ring[d->head++ % DRV_RING];
+				u64 arr = ts + DRV_RTT;
+
+				d->link_free = (d->link_free > arr ?
+						d->link_free : arr) +
+					       2 * DRV_PKT_US;
+				n->t = d->link_free;
+				n->sent = ts;
+				n->id = d->id;
+				n->pkts = 2;
+				n->prior = d->dlv;
+			}
+			d->id++;
+			d->sent += d->p.burst;
+			d->next_send = ts + d->gap_us;
+			continue;
+		}
+		d->tail++;
+		d->dlv += q->pkts;
+		a.now_us = (u32)q->t;
+		a.burst_id = q->id;
+		a.delivered = d->dlv;
+		a.prior_delivered = q->prior;
+		a.rtt_us = (u32)(q->t - q->sent);
+		a.lost = d->lost;
+		a.inflight = (u64)(d->sent - d->dlv) * MSS;
+		a.mss = MSS;
+		a.valid = true;
+		a.app_limited = d->app;
+		d->lost = 0;
+		d->heavy += etc_on_ack(&d->e, &d->p, &a) == ETC_EV_LOSS;
+	}
+}
+
+/*
+ * The application stops sending at @stop and resumes @idle us later,
+ * which tcp_etc.c reports by etc_on_restart().
+ */
+static u64 drive_idle(struct drive *d, u64 stop, u64 idle)
+{
+	drive_run(d, stop + idle, stop);
+	d->next_send = stop + idle;
+	etc_on_restart(&d->e, (u32)(stop + idle));
+	return stop + idle;
+}
+
+/*
+ * Idle in the middle of a round.  The round went on across the gap, so
+ * its receiving rate was a round's data over 40 or 70 min (r_max
+ * re-sampled to almost nothing, the cwnd cap with it), or, past a whole
+ * wrap, over a few ms (r_max hundreds of times the link).  Now the gap
+ * is cut out of the round.  The data after idle is not marked
+ * app-limited here: the cut alone must do it.
+ */
+static void test_idle_round(void)
+{
+	static const u64 idles[] = { IDLE_40_MIN, IDLE_70_MIN,
+				     (1ULL << 32) + 3000 };
+	static const char * const names[] = { "40 min", "70 min",
+					      "a wrap + 3 ms" };
+	u64 rmax0 = 0, lo[3], hi[3], rlo[3], t, u;
+	struct drive d;
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(idles); i++) {
+		drive_init(&d, 6000);		/* 15.4 Mbit/s */
+		drive_run(&d, 2000000, ~0ULL);
+		rmax0 = d.e.rcv_max;
+		/* stop mid-round */
+		t = drive_idle(&d, 2002000, idles[i]);
+		lo[i] = ~0ULL;
+		hi[i] = 0;
+		rlo[i] = ~0ULL;
+		for (u = t; u < t + 500000; u += 2000) {
+			drive_run(&d, u, ~0ULL);
+			if (d.e.rcv_max < lo[i])
+				lo[i] = d.e.rcv_max;
+			if (d.e.rcv_max > hi[i])
+				hi[i] = d.e.rcv_max;
+			if (d.e.rcv_now < rlo[i])
+				rlo[i] = d.e.rcv_now;
+		}
+		ok &= lo[i] > rmax0 * 9 / 10 && hi[i] < rmax0 * 11 / 10 &&
+		      rlo[i] > rmax0 / 4;
+	}
+	tap(ok, "idle: 40 min, 70 min, a clock wrap mid-round, restart: r_max and r stay",
+	    "r_max %.2f Mbit/s before; in the 0.5 s after %s %.2f-%.2f (last round >= %.2f), %s %.2f-%.2f (%.2f), %s %.2f-%.2f (%.2f)",
+	    mbit(rmax0), names[0], mbit(lo[0]), mbit(hi[0]), mbit(rlo[0]),
+	    names[1], mbit(lo[1]), mbit(hi[1]), mbit(rlo[1]),
+	    names[2], mbit(lo[2]), mbit(hi[2]), mbit(rlo[2]));
+}
+
+/* Restart keeps the model: s, Rp, r, r_max and the min RTT. */
+static void test_restart_keeps(void)
+{
+	struct drive d;
+	struct etc_core before;
+
+	drive_init(&d, 6000);
+	drive_run(&d, 2000000, ~0ULL);
+	drive_run(&d, 2200000, 2000000);	/* all acked */
+	before = d.e;
+	drive_idle(&d, 2000000, IDLE_40_MIN);
+	tap(d.e.rate == before.rate && d.e.rp == before.rp &&
+	    d.e.rcv == before.rcv && d.e.rcv_max == before.rcv_max &&
+	    d.e.min_rtt_us == before.min_rtt_us && d.e.stage == before.stage,
+	    "restart: s, Rp, r, r_max, min RTT and stage are kept",
+	    "s %.2f Mbit/s, Rp %.2f, r_max %.2f",
+	    mbit(d.e.rate), mbit(d.e.rp), mbit(d.e.rcv_max));
+}
+
+/*
+ * App-limited data (a video call, RPCs): after 5 rounds at 15 Mbit/s the
+ * application sends a tenth of that for 2 s.  Those rounds say what the
+ * application sent, not what the path holds: r_max, r, the last round's
+ * r, the cwnd cap of the detection stage and the rate a decrease moves
+ * towards stay.  Not app-limited, the same rounds lower them.
+ */
+static void app_run(struct drive *d, bool app, u64 *rmax0, u32 *cwnd0)
+{
+	drive_init(d, 6000);
+	drive_run(d, 300000, ~0ULL);
+	*rmax0 = d->e.rcv_max;
+	*cwnd0 = etc_cwnd(&d->e, &d->p, MSS, DRV_RTT);
+	d->app = app;
+	d->gap_us = 60000;		/* 1.5 Mbit/s */
+	drive_run(d, 2300000, ~0ULL);
+}
+
+static void test_app_limited(void)
+{
+	struct drive d, n;
+	u64 rmax0, nmax0, r_app, s_dec, want;
+	u32 cwnd0, ncwnd0, cwnd;
+	struct etc_ack a = { .mss = MSS, .valid = true, .inflight = 10 * MSS };
+	int ok;
+
+	app_run(&n, false, &nmax0, &ncwnd0);
+	app_run(&d, true, &rmax0, &cwnd0);
+	cwnd = etc_cwnd(&d.e, &d.p, MSS, DRV_RTT);
+	ok = d.e.rcv_max >= rmax0 && d.e.rcv_now >= rmax0 / 2 &&
+	     d.e.stage == ETC_DETECT && cwnd >= cwnd0;
+	tap(ok, "app-limited: 2 s at a tenth of the rate lower neither r_max, r nor the cwnd cap",
+	    "r_max %.2f -> %.2f Mbit/s, last round %.2f, cwnd %u -> %u",
+	    mbit(rmax0), mbit(d.e.rcv_max), mbit(d.e.rcv_now), cwnd0, cwnd);
+	tap(n.e.rcv_max < nmax0 / 2 && n.e.rcv_now < nmax0 / 2,
+	    "app-limited: the same rounds not app-limited lower r_max and r (control)",
+	    "r_max %.2f -> %.2f Mbit/s, last round %.2f",
+	    mbit(nmax0), mbit(n.e.rcv_max), mbit(n.e.rcv_now));
+
+	/* a gradient trip now: s moves towards the path's r, not the app's */
+	r_app = d.e.rcv_now;
+	d.e.rate = 4 * rmax0;
+	d.e.rtt_ref_us = 40000;
+	d.e.rtt_round_us = 60000;
+	d.e.phase = ETC_CRUISE;
+	d.e.round_dlv = 1000;
+	a.now_us = 2400000;
+	a.delivered = 1000 + 8 * d.p.burst;
+	etc_rate_update(&d.e, &d.p, &a, false);
+	s_dec = d.e.rate;
+	want = etc_decrease(4 * rmax0, r_app);
+	tap(s_dec == want && r_app >= rmax0 / 2,
+	    "app-limited: a decrease after them moves s towards the path's r",
+	    "s %.2f -> %.2f Mbit/s, r of the last round %.2f",
+	    mbit(4 * rmax0), mbit(s_dec), mbit(r_app));
+
+	/* faster app-limited data raises r_max */
+	d.gap_us = 4000;
+	drive_run(&d, 3000000, ~0ULL);
+	tap(d.e.rcv_max > rmax0 * 11 / 10,
+	    "app-limited: rounds faster than r_max raise it",
+	    "r_max %.2f -> %.2f Mbit/s", mbit(rmax0), mbit(d.e.rcv_max));
+
+	/* heavy loss in app-limited rounds: decrease, but no in-flight cap */
+	app_run(&d, true, &rmax0, &cwnd0);
+	app_run(&n, false, &nmax0, &ncwnd0);
+	d.lost = 4;
+	n.lost = 4;
+	drive_run(&d, 2500000, ~0ULL);
+	drive_run(&n, 2500000, ~0ULL);
+	tap(d.heavy && !d.e.inflight_hi && n.heavy && n.e.inflight_hi,
+	    "app-limited: a heavy-loss round decreases s but caps no in-flight data",
+	    "loss events %d, cap %u; not app-limited: %d, cap %u",
+	    d.heavy, d.e.inflight_hi, n.heavy, n.e.inflight_hi);
+}
+
 /* ---- fuzz ---- */
 
 static void test_fuzz(void)
@@ -950,6 +1330,8 @@ static void test_fuzz(void)
 		if (!(rnd64() % 500000))
 			etc_on_rto(&e);
 		now += rnd64() % (rndu() < 0.01 ? 4000000000U : 20000);
+		if (!(rnd64() % 1000))
+			etc_on_restart(&e, now);
 		dlv += rnd64() % 50;
 		a.now_us = now;
 		a.burst_id = (u32)rnd64() % 8;
@@ -960,6 +1342,7 @@ static void test_fuzz(void)
 		a.inflight = rnd64() >> (rnd64() % 64);
 		a.mss = 100 + rnd64() % 9000;
 		a.valid = rndu() < 0.95;
+		a.app_limited = rndu() < 0.2;
 		etc_on_ack(&e, &p, &a);
 		if (!e.rate || e.rate > ETC_MAX_RATE || e.rp > ETC_MAX_RATE ||
 		    e.phase > ETC_HOLD || e.stage > ETC_STABLE ||
@@ -967,7 +1350,7 @@ static void test_fuzz(void)
 		    etc_pacing_rate(&e, &p) > e.rate)
 			bad++;
 	}
-	tap(!bad, "fuzz: 2e6 random ACKs, RTOs and parameters keep the state in range",
+	tap(!bad, "fuzz: 2e6 random ACKs, RTOs, restarts and parameters keep the state in range",
 	    "%d bad states", bad);
 }
 
@@ -993,6 +1376,11 @@ int main(void)
 	test_sim_tbf_ack_whole();
 	test_sim_two();
 	test_sim_droptail_four();
+	test_idle_phase();
+	test_drain_bound();
+	test_idle_round();
+	test_restart_keeps();
+	test_app_limited();
 	test_fuzz();
 	return tap_finish();
 }
