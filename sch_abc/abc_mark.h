@@ -17,6 +17,7 @@
  *  abc_maxmin_weights()	max-min fair queue weights from two top-K
  *			tables (sec. 4.3, demand of a top-K flow X = 10 %
  *			above its rate)
+ *  struct abc_shaper	departure times at the configured bandwidth
  */
 #ifndef _ABC_MARK_H
 #define _ABC_MARK_H
@@ -115,6 +116,81 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
 	}
 	*token = (u32)t;
 	return false;
+}
+
+/* ns per byte of the shaper in Q20: exact enough from 8 kbit/s to 1 Tbit/s */
+#define ABC_NS_SHIFT		20
+/*
+ * While backlogged, departures late by up to this much (timer slack, a
+ * busy CPU) are caught up, so lateness costs no rate; a longer stall is
+ * forgotten rather than paid back as a burst.
+ */
+#define ABC_SHAPER_SLACK_NS	10000000ULL
+
+/*
+ * The shaper of a configured bandwidth: a packet leaves no earlier than
+ * t_next, and each departure moves t_next on by that packet's time at
+ * the rate.  Times are ns; comparisons are wrap-safe.
+ */
+struct abc_shaper {
+	u64 rate;		/* bytes/s, 0 = not shaping */
+	u64 ns_per_byte;	/* Q20 */
+	u64 t_next;		/* earliest departure of the next packet */
+};
+
+/**
+ * abc_shaper_set_rate() - Start shaping, change the rate, or stop (0).
+ * @s: the shaper
+ * @rate: new rate, bytes/s, at most ABC_RATE_MAX; 0 stops shaping
+ * @now: ns
+ *
+ * Shaping starts with a departure at @now.  On a change, a departure
+ * still pending is the rest of the last packet's time at the old rate:
+ * that rest is retimed at the new rate (t_next - now scaled by old / new),
+ * so the new rate holds from the next packet on.  Kept as it was, a change
+ * from 8 kbit/s up would first wait out a whole packet time at 8 kbit/s;
+ * a change down would let the next packet out too early.
+ */
+static inline void abc_shaper_set_rate(struct abc_shaper *s, u64 rate, u64 now)
+{
+	if (rate && !s->rate) {
+		s->t_next = now;
+	} else if (rate && rate != s->rate && (s64)(s->t_next - now) > 0) {
+		u64 rem = s->t_next - now, lim = div64_u64(U64_MAX, s->rate);
+
+		/* rem <= one packet time, so rem * rate <= len * 1e9 < 2^62 */
+		if (rem > lim)
+			rem = lim;
+		s->t_next = now + div64_u64(rem * s->rate, rate);
+	}
+	s->rate = rate;
+	if (rate)
+		s->ns_per_byte = div64_u64(ABC_NSEC_PER_SEC << ABC_NS_SHIFT, rate);
+}
+
+/* The queue was empty until @now: idle time is no credit for a burst. */
+static inline void abc_shaper_wake(struct abc_shaper *s, u64 now)
+{
+	if ((s64)(now - s->t_next) > 0)
+		s->t_next = now;
+}
+
+/* Whether a packet may leave at @now (if not, wait until s->t_next). */
+static inline bool abc_shaper_ready(const struct abc_shaper *s, u64 now)
+{
+	return !s->rate || (s64)(s->t_next - now) <= 0;
+}
+
+/* Account the departure at @now of a packet of @len bytes. */
+static inline void abc_shaper_sent(struct abc_shaper *s, u64 now, u32 len)
+{
+	u64 t = s->t_next;
+
+	if (!s->rate)
+		return;
+	if ((s64)(now - ABC_SHAPER_SLACK_NS - t) > 0)
+		t = now - ABC_SHAPER_SLACK_NS;
+	s->t_next = t + ((len * s->ns_per_byte) >> ABC_NS_SHIFT);
 }
 
 /*

@@ -54,14 +54,6 @@
 
 /* How often the queue weights are recomputed from the top-K tables. */
 #define ABC_WEIGHT_PERIOD_NS	(100 * NSEC_PER_MSEC)
-/*
- * While backlogged, departures late by up to this much (timer slack, a
- * busy CPU) are caught up, so lateness costs no rate; a longer stall is
- * forgotten rather than paid back as a burst.
- */
-#define ABC_SHAPER_SLACK_NS	(10 * NSEC_PER_MSEC)
-/* ns per byte of the shaper in Q20: exact enough from 8 kbit/s to 1 Tbit/s */
-#define ABC_NS_SHIFT		20
 
 struct abc_skb_cb {
 	u64 enqueue_ns;
@@ -85,9 +77,7 @@ struct abc_sched_data {
 	struct qdisc_skb_head qs[TC_ABC_Q_MAX];
 	struct qdisc_watchdog watchdog;
 
-	/* shaper */
-	u64 ns_per_byte;	/* Q20 */
-	u64 t_next;		/* earliest departure of the next packet, ns */
+	struct abc_shaper shaper;	/* rate is p.bandwidth */
 
 	/* weighted fair queuing between the two queues */
 	u64 vtime[TC_ABC_Q_MAX];
@@ -197,8 +187,8 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		if (q->qs[!qi].qlen && (s64)(other - q->vtime[qi]) > 0)
 			q->vtime[qi] = other;
 	}
-	if (abc_empty(q) && q->p.bandwidth && (s64)(now - q->t_next) > 0)
-		q->t_next = now;
+	if (abc_empty(q))
+		abc_shaper_wake(&q->shaper, now);
 
 	__qdisc_enqueue_tail(skb, &q->qs[qi]);
 	qdisc_qstats_backlog_inc(sch, skb);
@@ -354,8 +344,8 @@ static struct sk_buff *abc_dequeue(struct Qdisc *sch)
 	if (abc_empty(q))
 		return NULL;
 	now = ktime_get_ns();
-	if (q->p.bandwidth && (s64)(q->t_next - now) > 0) {
-		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+	if (!abc_shaper_ready(&q->shaper, now)) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->shaper.t_next);
 		return NULL;
 	}
 
@@ -366,13 +356,7 @@ static struct sk_buff *abc_dequeue(struct Qdisc *sch)
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 
-	if (q->p.bandwidth) {
-		u64 t = q->t_next;
-
-		if ((s64)(now - ABC_SHAPER_SLACK_NS - t) > 0)
-			t = now - ABC_SHAPER_SLACK_NS;
-		q->t_next = t + ((len * q->ns_per_byte) >> ABC_NS_SHIFT);
-	}
+	abc_shaper_sent(&q->shaper, now, len);
 	q->vtime[qi] += (len * q->vcost[qi]) >> 16;
 
 	/* The link was busy since the last dequeue if that one left a queue. */
@@ -489,12 +473,7 @@ static void abc_apply(struct Qdisc *sch, const struct abc_params *p, u64 now)
 	u32 qi;
 
 	q->p = *p;
-	if (p->bandwidth)
-		q->ns_per_byte = div64_u64(NSEC_PER_SEC << ABC_NS_SHIFT,
-					   p->bandwidth);
-	/* Shaping starts now, wherever the old rate had got to. */
-	if (p->bandwidth && !old.bandwidth)
-		q->t_next = now;
+	abc_shaper_set_rate(&q->shaper, p->bandwidth, now);
 	if (p->window_us != old.window_us)
 		abc_win_init(&q->win, now, (u64)p->window_us * NSEC_PER_USEC);
 	if (q->token > (p->token_limit << FP_SHIFT))
@@ -538,6 +517,7 @@ static int abc_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct abc_sched_data *q = qdisc_priv(sch);
 	struct abc_params p = q->p;
+	u64 now, old_bw;
 	int err;
 
 	if (!opt) {
@@ -549,8 +529,18 @@ static int abc_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	sch_tree_lock(sch);
-	abc_apply(sch, &p, ktime_get_ns());
+	now = ktime_get_ns();
+	old_bw = q->p.bandwidth;
+	abc_apply(sch, &p, now);
 	abc_trim(sch);
+	/*
+	 * A backlog may wait on a watchdog armed for the old rate's departure
+	 * time, with nothing else to wake it: re-arm it for the new one (now,
+	 * if no longer shaping).
+	 */
+	if (p.bandwidth != old_bw && sch->q.qlen)
+		qdisc_watchdog_schedule_ns(&q->watchdog,
+					   p.bandwidth ? q->shaper.t_next : now);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -628,24 +618,30 @@ nla_put_failure:
 static int abc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct abc_sched_data *q = qdisc_priv(sch);
-	struct tc_abc_xstats st = {
-		.accelerates	= q->accelerates,
-		.brakes		= q->brakes,
-		.target_rate	= q->target_rate,
-		.capacity	= q->p.bandwidth ? q->p.bandwidth : q->capacity,
-		.dequeue_rate	= q->dequeue_rate,
-		/* Q16 to ppm: f <= 2^16, so the product fits easily */
-		.accel_frac	= (u32)(((u64)q->accel_frac * ABC_PPM) >> FP_SHIFT),
-		.qdelay_us	= q->qdelay_us,
-		.drops		= q->drops,
-		.estimating	= !q->p.bandwidth,
-	};
+	struct tc_abc_xstats st = { };
 	u32 qi;
 
+	/*
+	 * Enqueue and dequeue write these under the root lock; without it a
+	 * dump could mix two packets' values, and a u64 tears on 32-bit.
+	 */
+	sch_tree_lock(sch);
+	st.accelerates = q->accelerates;
+	st.brakes = q->brakes;
+	st.target_rate = q->target_rate;
+	st.capacity = q->p.bandwidth ? q->p.bandwidth : q->capacity;
+	st.dequeue_rate = q->dequeue_rate;
+	/* Q16 to ppm: f <= 2^16, so the product fits easily */
+	st.accel_frac = (u32)(((u64)q->accel_frac * ABC_PPM) >> FP_SHIFT);
+	st.qdelay_us = q->qdelay_us;
+	st.drops = q->drops;
+	st.estimating = !q->p.bandwidth;
 	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
 		st.qlen[qi] = q->qs[qi].qlen;
 		st.weight[qi] = q->weight[qi];
 	}
+	sch_tree_unlock(sch);
+
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 

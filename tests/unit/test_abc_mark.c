@@ -11,6 +11,9 @@
  *    accelerates.
  *  - Rates: the window's dequeue and backlogged rates from 8 kbit/s to
  *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu.
+ *  - Shaper: a rate change retimes the pending departure (8 kbit/s to
+ *    1 Gbit/s waits 12 us, not 1.5 s; down again waits the new rate's
+ *    time), random changes, no wrap, idle and lateness.
  *  - Space-Saving invariants on skewed random streams.
  *  - Max-min weights: equal long flows, demand-limited flows, short flows,
  *    2 against 1, an empty queue, random tables (range and sum).
@@ -266,6 +269,117 @@ static void test_rates(void)
 	    "estimate: mu is the backlogged rate within [cr, 2 cr]", NULL);
 }
 
+static u64 pkt_ns(u64 rate, u32 len)
+{
+	return len * NS / rate;
+}
+
+/* Log-uniform rate in [8 kbit/s, 1 Tbit/s]. */
+static u64 rnd_rate(void)
+{
+	double lo = log(1000.0), hi = log((double)ABC_RATE_MAX);
+	double x = lo + (hi - lo) * (double)(rnd64() >> 11) / (double)(1ULL << 53);
+	u64 r = (u64)exp(x);
+
+	return r < 1000 ? 1000 : r > ABC_RATE_MAX ? ABC_RATE_MAX : r;
+}
+
+static void test_shaper(void)
+{
+	static const u32 lens[] = { 1500, 9000 };
+	struct abc_shaper s;
+	u64 now, tc, wait, want;
+	u32 i, bad = 0, stall = 0;
+
+	/* 8 kbit/s to 1 Gbit/s while a packet is on the wire */
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		memset(&s, 0, sizeof(s));
+		abc_shaper_set_rate(&s, 1000, NS);
+		abc_shaper_sent(&s, NS, lens[i]);
+		tc = NS + 1000000;
+		abc_shaper_set_rate(&s, 125000000, tc);
+		wait = s.t_next - tc;
+		tap(wait <= pkt_ns(125000000, lens[i]) &&
+		    abc_shaper_ready(&s, tc + pkt_ns(125000000, lens[i])),
+		    lens[i] == 1500 ?
+		    "shaper: 8 kbit/s to 1 Gbit/s, MTU 1500: next packet within 12 us" :
+		    "shaper: 8 kbit/s to 1 Gbit/s, MTU 9000: next packet within 72 us",
+		    "waits %llu ns, old packet time %llu ns",
+		    (unsigned long long)wait,
+		    (unsigned long long)pkt_ns(1000, lens[i]));
+	}
+
+	/* 1 Gbit/s down to 8 kbit/s halfway through a 12 us packet */
+	memset(&s, 0, sizeof(s));
+	abc_shaper_set_rate(&s, 125000000, NS);
+	abc_shaper_sent(&s, NS, 1500);
+	tc = NS + 6000;
+	abc_shaper_set_rate(&s, 1000, tc);
+	tap(s.t_next - tc == 750000000 && !abc_shaper_ready(&s, tc + 749999999),
+	    "shaper: 1 Gbit/s to 8 kbit/s: the rest of the packet takes its time at the new rate",
+	    "waits %llu ns, want 750000000", (unsigned long long)(s.t_next - tc));
+
+	/* random changes in a backlog: the rest of the last packet, retimed */
+	for (i = 0; i < 200000; i++) {
+		u64 r0 = rnd_rate(), r1 = rnd_rate(), rem;
+		u32 len = 64 + (u32)(rnd64() % 65472), k;
+
+		memset(&s, 0, sizeof(s));
+		now = rnd64();	/* any start, across the u64 wrap too */
+		abc_shaper_set_rate(&s, r0, now);
+		for (k = 0; k < 4; k++) {
+			now = s.t_next;
+			abc_shaper_sent(&s, now, len);
+		}
+		/* 64 bytes at 1 Tbit/s round to 0 ns */
+		tc = s.t_next == now ? now : now + rnd64() % (s.t_next - now);
+		rem = s.t_next - tc;
+		abc_shaper_set_rate(&s, r1, tc);
+		wait = s.t_next - tc;
+		want = (u64)((double)rem * (double)r0 / (double)r1);
+		if ((s64)wait < 0 || wait > pkt_ns(r1, len) + 1)
+			stall++;
+		if (wait + 2 < want || wait > want + 2)
+			bad++;
+		/* after that, packets leave at the new rate */
+		now = s.t_next;
+		abc_shaper_sent(&s, now, len);
+		if (s.t_next - now != ((len * s.ns_per_byte) >> ABC_NS_SHIFT) ||
+		    s.ns_per_byte != (NS << ABC_NS_SHIFT) / r1)
+			bad++;
+	}
+	tap(!stall && !bad,
+	    "shaper: random rate changes: the retimed rest, at most one new packet time",
+	    "%u stalls, %u off", stall, bad);
+
+	/* a departure time far out (not reachable from sent()) does not wrap */
+	memset(&s, 0, sizeof(s));
+	abc_shaper_set_rate(&s, ABC_RATE_MAX, NS);
+	s.t_next = NS + (1ULL << 62);
+	abc_shaper_set_rate(&s, 1000, NS);
+	tap((s64)(s.t_next - NS) > 0 && s.t_next - NS <= U64_MAX / 1000,
+	    "shaper: retiming saturates rather than wraps",
+	    "waits %llu ns", (unsigned long long)(s.t_next - NS));
+
+	/* stop, restart, idle, lateness */
+	memset(&s, 0, sizeof(s));
+	abc_shaper_set_rate(&s, 1000, NS);
+	abc_shaper_sent(&s, NS, 1500);
+	abc_shaper_set_rate(&s, 0, NS + 1);
+	bad = !abc_shaper_ready(&s, NS + 1);
+	abc_shaper_set_rate(&s, 125000000, NS + 2);
+	bad += s.t_next != NS + 2;
+	abc_shaper_sent(&s, NS + 2, 1500);
+	abc_shaper_wake(&s, 5 * NS);
+	bad += s.t_next != 5 * NS;
+	abc_shaper_sent(&s, 5 * NS + 5000000, 1500);	/* 5 ms late */
+	bad += s.t_next != 5 * NS + 12000;
+	abc_shaper_sent(&s, 6 * NS, 1500);		/* 1 s late */
+	bad += s.t_next != 6 * NS - ABC_SHAPER_SLACK_NS + 12000;
+	tap(!bad, "shaper: restart at now, no credit for idle, lateness caught up to the slack",
+	    "%u off", bad);
+}
+
 #define SS_FLOWS	500
 
 static void test_spacesaving(void)
@@ -404,6 +518,7 @@ int main(void)
 	test_eq2();
 	test_alg1();
 	test_rates();
+	test_shaper();
 	test_spacesaving();
 	test_maxmin();
 	return tap_finish();
