@@ -7,15 +7,23 @@
  *	static struct cc_q16_param foo_eta = CC_Q16_PARAM(0, 3000, 0, 500, 0, 9500);
  *	module_param_cb(eta, &cc_q16_param_ops, &foo_eta, 0644);
  *	... READ_ONCE(foo_eta.val) ...
+ *
+ * The parser and cc_q16_split() are pure, so tests/unit/test_cc_param.c
+ * builds them in userspace; the kernel_param glue is kernel only.
  */
 #ifndef _CC_PARAM_H
 #define _CC_PARAM_H
 
+#ifdef __KERNEL__
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#else
+#include <errno.h>
+#endif
 
 #include "cc_fixedpoint.h"
 
@@ -43,11 +51,13 @@ struct cc_q16_param {
 
 /*
  * Parse "I[.F]" or "e" (optionally newline-terminated) into Q16, rounded to
- * nearest.  The kernel has no decimal fixed-point parser.
+ * nearest.  The kernel has no decimal fixed-point parser.  -ERANGE if the
+ * rounded value does not fit a u32 (65535.999993 and up), -EINVAL if it is
+ * not a number.
  */
 static inline int cc_parse_q16(const char *s, u32 *out)
 {
-	u64 ip = 0, fp = 0, scale = 1;
+	u64 ip = 0, fp = 0, scale = 1, v;
 	int nd = 0, nf = 0;
 
 	if (s[0] == 'e' && (!s[1] || (s[1] == '\n' && !s[2]))) {
@@ -72,8 +82,12 @@ static inline int cc_parse_q16(const char *s, u32 *out)
 		s++;
 	if (*s || (!nd && !nf))
 		return -EINVAL;
-	*out = (u32)((ip << FP_SHIFT) +
-		     div64_u64((fp << FP_SHIFT) + (scale >> 1), scale));
+	/* Rounding can carry into bit 32: 65535.999993 rounds to 65536. */
+	v = (ip << FP_SHIFT) +
+	    div64_u64((fp << FP_SHIFT) + (scale >> 1), scale);
+	if (v > U32_MAX)
+		return -ERANGE;
+	*out = (u32)v;
 	return 0;
 }
 
@@ -90,6 +104,7 @@ static inline void cc_q16_split(u32 v, u32 *ip, u32 *frac_1e4)
 	*frac_1e4 = f;
 }
 
+#ifdef __KERNEL__
 static int cc_q16_param_set(const char *val, const struct kernel_param *kp)
 {
 	struct cc_q16_param *q = kp->arg;
@@ -122,5 +137,6 @@ static const struct kernel_param_ops cc_q16_param_ops = {
 	.set = cc_q16_param_set,
 	.get = cc_q16_param_get,
 };
+#endif /* __KERNEL__ */
 
 #endif /* _CC_PARAM_H */
