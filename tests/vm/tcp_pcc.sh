@@ -21,7 +21,7 @@ OUT=$RESULTS/tcp_pcc
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-tap_plan 12
+tap_plan 13
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_pcc built for $KVER" "no $ko (make modules-all)"
@@ -41,11 +41,27 @@ done
 tap_check "$([ $refused = 5 ] && echo 1)" "insmod with a bad parameter refused" \
 	"$refused of 5 refused; $(dmesg | grep -o 'tcp_pcc: .*refused.*' | tail -n 1)"
 
+# eps_min <= eps_max is checked once both are parsed: either order loads
+P=/sys/module/tcp_pcc/parameters
+pair=""
+for args in "eps_min=0.08 eps_max=0.1" "eps_max=0.1 eps_min=0.08"; do
+	# shellcheck disable=SC2086
+	if insmod "$ko" $args 2>/dev/null; then
+		pair="$pair [$args: $(cat $P/eps_min) $(cat $P/eps_max)]"
+		rmmod tcp_pcc
+	else
+		pair="$pair [$args refused]"
+	fi
+done
+insmod "$ko" eps_min=0.08 eps_max=0.06 2>/dev/null && { pair="$pair [0.08 > 0.06 loaded]"; rmmod tcp_pcc; }
+tap_check "$([ "$pair" = " [eps_min=0.08 eps_max=0.1: 0.0800 0.1000] [eps_max=0.1 eps_min=0.08: 0.0800 0.1000]" ] && echo 1)" \
+	"eps_min and eps_max on load: checked as a pair, in either order" \
+	"$pair; $(dmesg | grep -o 'tcp_pcc: eps_min=.*' | tail -n 1)"
+
 if ! err=$(insmod "$ko" 2>&1); then
 	tap_fail "insmod tcp_pcc" "$err"
 	tap_done
 fi
-P=/sys/module/tcp_pcc/parameters
 before="$(cat $P/utility) $(cat $P/alpha) $(cat $P/eps_min) $(cat $P/eps_max)"
 bad=0
 for w in "eps_min 0.2" "eps_min 0" "eps_max 0.005" "eps_max x" "alpha 2000" \
