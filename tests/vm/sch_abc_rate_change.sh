@@ -54,7 +54,7 @@ rtt_ms() {
 # Up: seq 1 leaves at once and holds the next departure 1.5 s out; seq 2
 # waits for it on the watchdog; the change comes 0.3 s in.
 log=$RESULTS/sch_abc-rate-up.log
-ip netns exec $na ping -n -c 2 -i 0.01 -s 1472 -W 5 10.77.0.2 >"$log" 2>&1 &
+ip netns exec $na ping -n -c 2 -i 0.01 -s 1472 -w 5 10.77.0.2 >"$log" 2>&1 &
 p=$!
 sleep 0.3
 tc -n $na qdisc change dev va root abc bandwidth 1gbit
@@ -69,7 +69,7 @@ tap_check "$(fle "$r2" 1000)" \
 sleep 0.5
 tc -n $na qdisc change dev va root abc bandwidth 8kbit
 log=$RESULTS/sch_abc-rate-down.log
-ip netns exec $na ping -n -c 3 -i 0.01 -s 1472 -W 10 10.77.0.2 >"$log" 2>&1
+ip netns exec $na ping -n -c 3 -i 0.01 -s 1472 -w 10 10.77.0.2 >"$log" 2>&1
 r1=$(rtt_ms "$log" 1)
 r3=$(rtt_ms "$log" 3)
 tap_check "$([ "$(fle "$r1" 1000)" = 1 ] && fin "$r3" 2800 4500)" \
