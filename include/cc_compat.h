@@ -14,7 +14,6 @@
 #ifndef _CC_COMPAT_H
 #define _CC_COMPAT_H
 
-#include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -74,51 +73,18 @@ static inline void cc_send_ack(struct sock *sk, u32 rcv_nxt)
 }
 
 /*
- * Ask the stack to pace this socket: with fq as root qdisc it paces
- * already, otherwise TCP's internal pacing timer does.
+ * A BPF struct_ops congestion control (bpf_struct_ops, 5.6+) has this
+ * owner: it can go away without a module reference.  Kernels without
+ * BPF_MODULE_OWNER have no other owner than a module.
  */
-static inline void cc_enable_pacing(struct sock *sk)
+static inline bool cc_ops_owned_by_bpf(const struct tcp_congestion_ops *ops)
 {
-	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+#ifdef BPF_MODULE_OWNER
+	return ops->owner == BPF_MODULE_OWNER;
+#else
+	return false;
+#endif
 }
-
-/* Set the pacing rate in bytes per second, honouring SO_MAX_PACING_RATE. */
-static inline void cc_set_pacing_rate(struct sock *sk, u64 rate)
-{
-	u64 max = READ_ONCE(sk->sk_max_pacing_rate);
-
-	WRITE_ONCE(sk->sk_pacing_rate, min(rate, max));
-}
-
-/*
- * get_info in the INET_DIAG_BBRINFO layout, which `ss -ti` prints as
- * bbr:(bw,mrtt,pacing_gain,cwnd_gain) for any CCA: @bw in bytes/s,
- * @min_rtt_us, and the two gains in 1/256 units.  VEGASINFO requests
- * (`ss` asks for it too) get the same answer, as tcp_bbr.c does.
- */
-static inline size_t cc_bbr_info(u32 ext, int *attr, union tcp_cc_info *info,
-				 u64 bw, u32 min_rtt_us, u32 pacing_gain,
-				 u32 cwnd_gain)
-{
-	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
-	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
-		return 0;
-	memset(&info->bbr, 0, sizeof(info->bbr));
-	info->bbr.bbr_bw_lo = (u32)bw;
-	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
-	info->bbr.bbr_min_rtt = min_rtt_us;
-	info->bbr.bbr_pacing_gain = pacing_gain;
-	info->bbr.bbr_cwnd_gain = cwnd_gain;
-	*attr = INET_DIAG_BBRINFO;
-	return sizeof(info->bbr);
-}
-
-/*
- * The qdisc API's own type names.  checkpatch learns the CamelCase names
- * a tree defines from its include/ folder, as it does in-tree for these.
- */
-struct Qdisc;
-struct Qdisc_ops;
 
 /*
  * Qdisc autoload: 6.1 requests "sch_<kind>" (the module name), 6.9 and

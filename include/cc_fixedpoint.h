@@ -52,7 +52,7 @@
  *	(22.0) the result is 0, for x <= -FP_SIGMOID_SAT it is FP_ONE
  *	(within 3e-10 of y).
  *
- * fp_sqrt(x)		  floor(sqrt(x)) of a plain u64.  Exact for all x.
+ * Square roots are the kernel's int_sqrt64().
  */
 #ifndef _CC_FIXEDPOINT_H
 #define _CC_FIXEDPOINT_H
@@ -63,53 +63,7 @@
 #include <linux/bitops.h>
 #include <linux/math64.h>
 #else
-/* ---- Userspace shims, for the unit tests only ---- */
-#include <linux/types.h>
-
-typedef __s8 s8;
-typedef __u8 u8;
-typedef __u16 u16;
-typedef __u32 u32;
-typedef __u64 u64;
-typedef __s32 s32;
-typedef __s64 s64;
-
-#define U16_MAX		((u16)~0U)
-#define U32_MAX		((u32)~0U)
-#define S32_MAX		((s32)(U32_MAX >> 1))
-#define U64_MAX		((u64)~0ULL)
-#define S64_MAX		((s64)(U64_MAX >> 1))
-#define S64_MIN		(-S64_MAX - 1)
-#define BIT_ULL(nr)	(1ULL << (nr))
-
-static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
-}
-
-static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
-{
-	*remainder = dividend % divisor;
-	return dividend / divisor;
-}
-
-static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
-{
-	*remainder = dividend % divisor;
-	return dividend / divisor;
-}
-
-static inline u64 div_u64(u64 dividend, u32 divisor)
-{
-	return dividend / divisor;
-}
-
-static inline int fls64(u64 x)
-{
-	return x ? 64 - __builtin_clzll(x) : 0;
-}
-
-/* ---- End of userspace shims ---- */
+#include "cc_user.h"
 #endif /* __KERNEL__ */
 
 #define FP_SHIFT	16
@@ -404,32 +358,6 @@ static inline u64 fp_sigmoid(s64 x)
 	/* x >= 0: e / (1 + e), else 1 / (1 + e) */
 	return div64_u64(((x >= 0 ? e : 1ULL << FP_EXP_FRAC) << FP_SHIFT) +
 			 (den >> 1), den);
-}
-
-/**
- * fp_sqrt() - Integer square root.
- * @x: plain integer
- *
- * Return: floor(sqrt(@x)), exact.
- */
-static inline u32 fp_sqrt(u64 x)
-{
-	u64 res = 0, bit;
-
-	if (!x)
-		return 0;
-	/* Highest power of 4 not above x */
-	bit = 1ULL << ((fls64(x) - 1) & ~1);
-	while (bit) {
-		if (x >= res + bit) {
-			x -= res + bit;
-			res = (res >> 1) + bit;
-		} else {
-			res >>= 1;
-		}
-		bit >>= 2;
-	}
-	return (u32)res;
 }
 
 #endif /* _CC_FIXEDPOINT_H */

@@ -8,7 +8,8 @@
  *	module_param_cb(eta, &cc_q16_param_ops, &foo_eta, 0644);
  *	... READ_ONCE(foo_eta.val) ...
  *
- * The parser and cc_q16_split() are pure, so tests/unit/test_cc_param.c
+ * The message gets its "module: " prefix from the pr_fmt() every module
+ * defines.  The parser and cc_q16_split() are pure, so tests/unit/test_cc_param.c
  * builds them in userspace; the kernel_param glue is kernel only.
  */
 #ifndef _CC_PARAM_H
@@ -115,8 +116,8 @@ static int cc_q16_param_set(const char *val, const struct kernel_param *kp)
 	if (err || v < q->min || v > q->max) {
 		cc_q16_split(q->min, &lo, &lo_f);
 		cc_q16_split(q->max, &hi, &hi_f);
-		pr_err("%s: %s: \"%.*s\" refused: a decimal number from %u.%04u to %u.%04u expected\n",
-		       KBUILD_MODNAME, kp->name, (int)strcspn(val, "\n"), val,
+		pr_err("%s: \"%.*s\" refused: a decimal number from %u.%04u to %u.%04u expected\n",
+		       kp->name, (int)strcspn(val, "\n"), val,
 		       lo, lo_f, hi, hi_f);
 		return -EINVAL;
 	}

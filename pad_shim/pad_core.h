@@ -55,14 +55,12 @@
 #ifndef _PAD_CORE_H
 #define _PAD_CORE_H
 
-#include "cc_fixedpoint.h"
-
 #ifdef __KERNEL__
+#include <linux/minmax.h>
 #include <linux/string.h>
-#else
-#include <stdbool.h>
-#include <string.h>
 #endif
+
+#include "cc_fixedpoint.h"
 
 #define PAD_RATE_SHIFT		24
 /* checkpoints of the lambda window */
@@ -75,7 +73,7 @@
 /* fraction bits of held_avg */
 #define PAD_AVG_SHIFT		8
 /* held_avg saturates here */
-#define PAD_AVG_MAX		((u32)U32_MAX >> PAD_AVG_SHIFT)
+#define PAD_AVG_MAX		(U32_MAX >> PAD_AVG_SHIFT)
 /* lambda is capped here (about 50 Tbit/s at 1500 B): products fit u64 */
 #define PAD_MAX_RATE		BIT_ULL(36)
 /* time differences are capped at 16 s before they multiply a rate */
@@ -153,15 +151,12 @@ static inline void pad_update_lambda(struct pad_core *c,
 				     const struct pad_params *p,
 				     const struct pad_ack *a)
 {
+	u32 srtt = min(a->srtt_us, PAD_MAX_DT_US);
+	u32 gap, span;
 	const struct pad_cp *old;
-	u32 gap, span, srtt = a->srtt_us;
 	u64 l;
 
-	if (srtt > PAD_MAX_DT_US)
-		srtt = PAD_MAX_DT_US;
-	gap = (u32)div64_u64((u64)p->w * srtt, PAD_RING);
-	if (gap < PAD_MIN_CP_US)
-		gap = PAD_MIN_CP_US;
+	gap = max_t(u32, div64_u64((u64)p->w * srtt, PAD_RING), PAD_MIN_CP_US);
 	if (!c->cp_count ||
 	    a->now_us - c->cp[(c->cp_head + PAD_RING - 1) % PAD_RING].t_us >= gap) {
 		c->cp[c->cp_head].t_us = a->now_us;
@@ -177,7 +172,7 @@ static inline void pad_update_lambda(struct pad_core *c,
 		return;
 	}
 	l = div64_u64((u64)(a->delivered - old->dlv) << PAD_RATE_SHIFT, span);
-	c->lambda = l < PAD_MAX_RATE ? l : PAD_MAX_RATE;
+	c->lambda = min(l, PAD_MAX_RATE);
 }
 
 /*
@@ -189,7 +184,7 @@ static inline void pad_update_lambda(struct pad_core *c,
 static inline void pad_average_held(struct pad_core *c, u32 held, u32 acked,
 				    u32 win)
 {
-	u32 h = (held < PAD_AVG_MAX ? held : PAD_AVG_MAX) << PAD_AVG_SHIFT;
+	u32 h = min(held, PAD_AVG_MAX) << PAD_AVG_SHIFT;
 	u64 step;
 
 	if (!acked || h == c->held_avg)	/* passive mode: nothing to do */
@@ -214,6 +209,132 @@ static inline u32 pad_held_avg(const struct pad_core *c)
 	return (c->held_avg + (1U << (PAD_AVG_SHIFT - 1))) >> PAD_AVG_SHIFT;
 }
 
+/* The bucket's depth at mu. */
+static inline u64 pad_depth(u64 mu)
+{
+	return max(mu * PAD_DEPTH_US, (u64)PAD_DEPTH_PKTS << PAD_RATE_SHIFT);
+}
+
+/* Time since the previous ACK (0 for the first, or one out of order). */
+static inline u32 pad_clock(struct pad_core *c, u32 now_us)
+{
+	u32 dt = c->started ?
+		 clamp_t(s32, now_us - c->last_us, 0, PAD_MAX_DT_US) : 0;
+
+	c->last_us = now_us;
+	c->started = 1;
+	return dt;
+}
+
+/*
+ * Pass-through: no mu, recovery or app-limited, or the sender is probing
+ * (the ACKed packets were sent faster than mu).
+ */
+static inline bool pad_passes(u64 mu, const struct pad_ack *a)
+{
+	u32 snd_us = min(a->snd_interval_us, PAD_MAX_DT_US);
+
+	if (!mu || a->recovery || a->app_limited)
+		return true;
+	return a->rs_delivered > 0 && snd_us &&
+	       ((u64)a->rs_delivered << PAD_RATE_SHIFT) > mu * snd_us;
+}
+
+/* Passive: what was held goes with this ACK, as if straight from the stack. */
+static inline void pad_flush(struct pad_core *c, const struct pad_ack *a,
+			     struct pad_out *o, u64 depth)
+{
+	o->acked = c->held + a->acked;
+	o->queued = 0;
+	c->held = 0;
+	c->tokens = depth;
+}
+
+/*
+ * Never more than half an srtt of ACKs at mu held: the oldest go first.
+ * Returns what stays held.
+ */
+static inline u32 pad_bound_held(u32 held, u64 mu, u32 srtt_us,
+				 struct pad_out *o)
+{
+	u32 srtt = min(srtt_us, PAD_MAX_DT_US);
+	u64 maxh = max_t(u64, (mu * (srtt / 2)) >> PAD_RATE_SHIFT,
+			 PAD_DEPTH_PKTS);
+
+	if (held <= maxh)
+		return held;
+	o->acked += held - (u32)maxh;
+	o->queued = min_t(u32, o->queued, maxh);
+	return (u32)maxh;
+}
+
+/*
+ * Credit of the time since the last ACK goes to what is held first, then
+ * to this ACK; only what is left over is capped at the depth, so an ACK
+ * on the steady schedule always passes whole.
+ */
+static inline void pad_hold(struct pad_core *c, const struct pad_ack *a,
+			    struct pad_out *o, u64 mu, u32 dt, u64 depth)
+{
+	u64 credit = c->tokens + mu * dt;
+	u32 held, n;
+
+	n = (u32)min_t(u64, credit >> PAD_RATE_SHIFT, c->held);
+	credit -= (u64)n << PAD_RATE_SHIFT;
+	held = c->held - n;
+	o->acked = n;
+	n = (u32)min_t(u64, credit >> PAD_RATE_SHIFT, a->acked);
+	credit -= (u64)n << PAD_RATE_SHIFT;
+	o->acked += n;
+	o->queued = a->acked - n;
+	held += o->queued;
+	c->held = pad_bound_held(held, mu, a->srtt_us, o);
+	c->tokens = min(credit, depth);
+}
+
+/*
+ * The sample's delivered as the inner CCA sees it: less what is held now,
+ * plus what was held when it began (its packet's send, about an srtt of
+ * deliveries ago; taken as the average over those).  Only a cut is
+ * applied, never a raise: BBR keeps the maximum of its samples, so one
+ * raised above the stack's would stay for ten rounds.
+ *
+ * A sample at or below mu over its interval shows no compression, so it
+ * is never cut below that: under steady ACK batches the cut falls on the
+ * samples that end late in a batch, the only ones that span whole
+ * batches, and BBR's maximum filter would drift down round after round.
+ */
+static inline s32 pad_delivered(const struct pad_core *c,
+				const struct pad_ack *a, u64 mu)
+{
+	u32 avg, cut;
+	u64 min_dlv = 0;
+	s32 dlv;
+
+	if (a->rs_delivered < 0)
+		return a->rs_delivered;
+	avg = pad_held_avg(c);
+	cut = c->held > avg ? c->held - avg : 0;
+	if (a->interval_us)
+		min_dlv = (mu * min(a->interval_us, PAD_MAX_DT_US)) >>
+			  PAD_RATE_SHIFT;
+	min_dlv = min_t(u64, min_dlv, (u32)a->rs_delivered);
+	dlv = (u32)a->rs_delivered > cut ? a->rs_delivered - (s32)cut : 0;
+	return max_t(s32, dlv, (s32)min_dlv);
+}
+
+static inline enum pad_event pad_event_of(bool was, bool positive, bool pass,
+					  const struct pad_ack *a)
+{
+	if (positive == was)
+		return PAD_EV_NONE;
+	if (positive)
+		return PAD_EV_ENGAGE;
+	if (!pass)
+		return PAD_EV_RELEASE;
+	return a->recovery || a->app_limited ? PAD_EV_FLUSH : PAD_EV_PROBE;
+}
+
 /*
  * One ACK through PAD: updates the estimator and the buffer, fills *o and
  * returns what changed (for tracing).  With a passing sample o is the
@@ -224,118 +345,27 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 					const struct pad_ack *a,
 					struct pad_out *o)
 {
-	u64 mu, depth, credit, n, maxh;
-	u32 dt, was = c->positive, held, srtt, snd_us;
-	bool pass;
+	bool was = c->positive, pass;
+	u64 mu, depth, win;
+	u32 dt;
 
 	pad_update_lambda(c, p, a);
 	mu = pad_mu(c, p);
-	depth = mu * PAD_DEPTH_US;
-	if (depth < ((u64)PAD_DEPTH_PKTS << PAD_RATE_SHIFT))
-		depth = (u64)PAD_DEPTH_PKTS << PAD_RATE_SHIFT;
+	depth = pad_depth(mu);
+	dt = pad_clock(c, a->now_us);
+	pass = pad_passes(mu, a);
+	if (pass)
+		pad_flush(c, a, o, depth);
+	else
+		pad_hold(c, a, o, mu, dt, depth);
 
-	dt = c->started ? a->now_us - c->last_us : 0;
-	if ((s32)dt < 0)
-		dt = 0;
-	if (dt > PAD_MAX_DT_US)
-		dt = PAD_MAX_DT_US;
-	c->last_us = a->now_us;
-	c->started = 1;
-
-	pass = !mu || a->recovery || a->app_limited;
-	/* probing: the ACKed packets were sent faster than mu */
-	snd_us = a->snd_interval_us < PAD_MAX_DT_US ?
-		 a->snd_interval_us : PAD_MAX_DT_US;
-	if (!pass && a->rs_delivered > 0 && snd_us &&
-	    ((u64)a->rs_delivered << PAD_RATE_SHIFT) > mu * snd_us)
-		pass = true;
-
-	if (pass) {
-		o->acked = c->held + a->acked;
-		o->queued = 0;
-		c->held = 0;
-		c->tokens = depth;	/* passive: as if straight from the stack */
-	} else {
-		/*
-		 * Credit of the time since the last ACK goes to what is held
-		 * first, then to this ACK; only what is left over is capped
-		 * at the depth, so an ACK on the steady schedule always
-		 * passes whole.
-		 */
-		credit = c->tokens + mu * dt;
-		n = credit >> PAD_RATE_SHIFT;
-		if (n > c->held)
-			n = c->held;
-		credit -= n << PAD_RATE_SHIFT;
-		held = c->held - (u32)n;
-		o->acked = (u32)n;
-		n = credit >> PAD_RATE_SHIFT;
-		if (n > a->acked)
-			n = a->acked;
-		credit -= n << PAD_RATE_SHIFT;
-		o->acked += (u32)n;
-		o->queued = a->acked - (u32)n;
-		held += o->queued;
-		/* never more than half an srtt of ACKs at mu */
-		srtt = a->srtt_us < PAD_MAX_DT_US ? a->srtt_us : PAD_MAX_DT_US;
-		maxh = (mu * (srtt / 2)) >> PAD_RATE_SHIFT;
-		if (maxh < PAD_DEPTH_PKTS)
-			maxh = PAD_DEPTH_PKTS;
-		if (held > maxh) {	/* the oldest go first */
-			o->acked += held - (u32)maxh;
-			held = (u32)maxh;
-			if (o->queued > held)
-				o->queued = held;
-		}
-		c->held = held;
-		c->tokens = credit < depth ? credit : depth;
-	}
-
-	srtt = a->srtt_us < PAD_MAX_DT_US ? a->srtt_us : PAD_MAX_DT_US;
-	n = (mu * srtt) >> PAD_RATE_SHIFT;	/* < 2^37 */
-	pad_average_held(c, c->held, a->acked, n < U32_MAX ? (u32)n : U32_MAX);
-	if (a->rs_delivered < 0) {
-		o->delivered = a->rs_delivered;
-	} else {
-		/*
-		 * Over the sample the inner CCA saw delivered less what is
-		 * held now, plus what was held when it began (its packet's
-		 * send, about an srtt of deliveries ago; taken as the
-		 * average over those).  Only a cut is applied, never a
-		 * raise: BBR keeps the maximum of its samples, so one
-		 * raised above the stack's would stay for ten rounds.
-		 */
-		u32 avg = pad_held_avg(c);
-		u32 cut = c->held > avg ? c->held - avg : 0;
-		u64 min_dlv = 0;
-
-		/*
-		 * A sample at or below mu over its interval shows no
-		 * compression, so it is never cut below that: under steady
-		 * ACK batches the cut fell on the samples that end late in a
-		 * batch, the only ones that span whole batches, and BBR's
-		 * maximum filter could drift down round after round.
-		 */
-		if (a->interval_us)
-			min_dlv = (mu * (a->interval_us < PAD_MAX_DT_US ?
-				       a->interval_us : PAD_MAX_DT_US)) >>
-				PAD_RATE_SHIFT;
-		if (min_dlv > (u32)a->rs_delivered)
-			min_dlv = (u32)a->rs_delivered;
-		o->delivered = (u32)a->rs_delivered > cut ?
-			       a->rs_delivered - (s32)cut : 0;
-		if (o->delivered < (s32)min_dlv)
-			o->delivered = (s32)min_dlv;
-	}
+	/* what lambda delivers in an srtt, < 2^37 */
+	win = (mu * min(a->srtt_us, PAD_MAX_DT_US)) >> PAD_RATE_SHIFT;
+	pad_average_held(c, c->held, a->acked, (u32)min_t(u64, win, U32_MAX));
+	o->delivered = pad_delivered(c, a, mu);
 
 	c->positive = c->held > 0;
-	if (c->positive == was)
-		return PAD_EV_NONE;
-	if (c->positive)
-		return PAD_EV_ENGAGE;
-	if (!pass)
-		return PAD_EV_RELEASE;
-	return a->recovery || a->app_limited ? PAD_EV_FLUSH : PAD_EV_PROBE;
+	return pad_event_of(was, c->positive, pass, a);
 }
 
 #endif /* _PAD_CORE_H */

@@ -23,6 +23,8 @@
  * freed in .release.  A socket that finds no free slot runs the inner
  * CCA unchanged (counted in "stats").
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/kernel.h>
@@ -92,7 +94,7 @@ static int pad_parse_inner(const char *val, struct pad_inner_spec *spec,
 	int i, n = 0;
 
 	if (!len || len >= sizeof(buf)) {
-		pr_err("pad_shim: inner: a list of 1 to %d congestion control names expected\n",
+		pr_err("inner: a list of 1 to %d congestion control names expected\n",
 		       PAD_MAX_INNER);
 		return -EINVAL;
 	}
@@ -103,7 +105,7 @@ static int pad_parse_inner(const char *val, struct pad_inner_spec *spec,
 		size_t nl;
 
 		if (n == PAD_MAX_INNER) {
-			pr_err("pad_shim: inner: at most %d congestion controls\n",
+			pr_err("inner: at most %d congestion controls\n",
 			       PAD_MAX_INNER);
 			return -EINVAL;
 		}
@@ -113,12 +115,12 @@ static int pad_parse_inner(const char *val, struct pad_inner_spec *spec,
 		nl = strlen(tok);
 		if (!nl || nl > PAD_NAME_MAX ||
 		    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_-") != nl) {
-			pr_err("pad_shim: inner: \"%s\" refused: a name of 1 to %zu characters [a-z0-9_-] expected\n",
+			pr_err("inner: \"%s\" refused: a name of 1 to %zu characters [a-z0-9_-] expected\n",
 			       tok, PAD_NAME_MAX);
 			return -EINVAL;
 		}
 		if (!strncmp(tok, PAD_PREFIX, strlen(PAD_PREFIX))) {
-			pr_err("pad_shim: inner: \"%s\" refused: PAD does not wrap itself\n",
+			pr_err("inner: \"%s\" refused: PAD does not wrap itself\n",
 			       tok);
 			return -EINVAL;
 		}
@@ -126,13 +128,13 @@ static int pad_parse_inner(const char *val, struct pad_inner_spec *spec,
 		spec[n].priv = ICSK_CA_PRIV_SIZE;
 		if (colon && (kstrtou32(colon, 10, &spec[n].priv) ||
 			      spec[n].priv > ICSK_CA_PRIV_SIZE)) {
-			pr_err("pad_shim: inner: %s: private size \"%s\" refused: 0 to %zu bytes expected\n",
+			pr_err("inner: %s: private size \"%s\" refused: 0 to %zu bytes expected\n",
 			       tok, colon, ICSK_CA_PRIV_SIZE);
 			return -EINVAL;
 		}
 		for (i = 0; i < n; i++) {
 			if (!strcmp(spec[i].name, spec[n].name)) {
-				pr_err("pad_shim: inner: \"%s\" listed twice\n",
+				pr_err("inner: \"%s\" listed twice\n",
 				       tok);
 				return -EINVAL;
 			}
@@ -169,14 +171,11 @@ static const struct kernel_param_ops pad_inner_ops = {
 static int pad_uint_set(const char *val, const struct kernel_param *kp,
 			unsigned int lo, unsigned int hi)
 {
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < lo || v > hi) {
-		pr_err("pad_shim: %s: \"%.*s\" refused: an integer from %u to %u expected\n",
+	if (param_set_uint_minmax(val, kp, lo, hi)) {
+		pr_err("%s: \"%.*s\" refused: an integer from %u to %u expected\n",
 		       kp->name, (int)strcspn(val, "\n"), val, lo, hi);
 		return -EINVAL;
 	}
-	WRITE_ONCE(*(unsigned int *)kp->arg, v);
 	return 0;
 }
 
@@ -245,7 +244,7 @@ static int pad_stats_get(char *buffer, const struct kernel_param *kp)
 
 static int pad_stats_set(const char *val, const struct kernel_param *kp)
 {
-	pr_err("pad_shim: stats is read-only\n");
+	pr_err("stats is read-only\n");
 	return -EPERM;
 }
 
@@ -368,7 +367,7 @@ static void pad_init(struct sock *sk)
 	 * undone here, so the references stay right.
 	 */
 	if (unlikely(inet_csk(sk)->icsk_ca_ops != &pw->ops)) {
-		pr_warn_once("pad_shim: inner \"%s\" replaced a socket's congestion control ops in .init; PAD keeps its wrapper\n",
+		pr_warn_once("inner \"%s\" replaced a socket's congestion control ops in .init; PAD keeps its wrapper\n",
 			     pw->inner->name);
 		this_cpu_inc(pad_stats.ops_restored);
 		inet_csk(sk)->icsk_ca_ops = &pw->ops;
@@ -408,17 +407,37 @@ static void pad_count(enum pad_event ev)
 	}
 }
 
+/* The ACK, as the core takes it. */
+static void pad_ack_of(const struct sock *sk, const struct rate_sample *rs,
+		       struct pad_ack *a)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	a->now_us = (u32)tp->tcp_mstamp;
+	a->delivered = tp->delivered;
+	a->acked = rs->acked_sacked;
+	a->rs_delivered = rs->delivered;
+	a->snd_interval_us = rs->snd_interval_us;
+	a->interval_us = rs->interval_us > 0 ?
+			 (u32)min_t(unsigned long, rs->interval_us, U32_MAX) :
+			 0;
+	a->srtt_us = tp->srtt_us >> 3;
+	a->app_limited = rs->is_app_limited;
+	a->recovery = inet_csk(sk)->icsk_ca_state >= TCP_CA_CWR ||
+		      rs->losses > 0;
+}
+
 static void pad_main(struct sock *sk, u32 ack, int flag,
 		     const struct rate_sample *rs)
 {
 	const struct pad_wrapper *pw = pad_wrapper_of(sk);
 	struct pad_core *c = pad_state(sk, pw);
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct rate_sample shown;
 	struct pad_params p;
 	enum pad_event ev;
 	struct pad_ack a;
 	struct pad_out o;
+	u32 acked;
 
 	if (!c) {
 		cc_call_cong_control(pw->inner, sk, ack, flag, rs);
@@ -426,18 +445,7 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 	}
 	p.k = READ_ONCE(pad_k.val);
 	p.w = READ_ONCE(pad_w);
-	a.now_us = (u32)tp->tcp_mstamp;
-	a.delivered = tp->delivered;
-	a.acked = rs->acked_sacked;
-	a.rs_delivered = rs->delivered;
-	a.snd_interval_us = rs->snd_interval_us;
-	a.interval_us = rs->interval_us > 0 ?
-			(u32)min_t(unsigned long, rs->interval_us, U32_MAX) :
-			0;
-	a.srtt_us = tp->srtt_us >> 3;
-	a.app_limited = rs->is_app_limited;
-	a.recovery = inet_csk(sk)->icsk_ca_state >= TCP_CA_CWR ||
-		     rs->losses > 0;
+	pad_ack_of(sk, rs, &a);
 	ev = pad_on_ack(c, &p, &a, &o);
 
 	this_cpu_inc(pad_stats.acks);
@@ -451,20 +459,27 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 		trace_pad_event(sk, c, ev, pad_mu(c, &p));
 	}
 
-	if (!READ_ONCE(pad_hold_acked))
-		o.acked = rs->acked_sacked;
-	if (o.acked == rs->acked_sacked && o.delivered == rs->delivered) {
+	acked = READ_ONCE(pad_hold_acked) ? o.acked : rs->acked_sacked;
+	if (acked == rs->acked_sacked && o.delivered == rs->delivered) {
 		cc_call_cong_control(pw->inner, sk, ack, flag, rs);
 		return;
 	}
 	/* the stack's sample is read-only: the inner CCA gets a copy */
 	shown = *rs;
-	shown.acked_sacked = o.acked;
+	shown.acked_sacked = acked;
 	shown.delivered = o.delivered;
 	cc_call_cong_control(pw->inner, sk, ack, flag, &shown);
 }
 
 CC_DEFINE_CONG_CONTROL(pad_cong_control, pad_main);
+
+/* An RTO or idle restart: PAD's state cleared, counted and traced. */
+static void pad_clear(struct sock *sk, struct pad_core *c)
+{
+	pad_reset(c);
+	pad_count(PAD_EV_RESET);
+	trace_pad_event(sk, c, PAD_EV_RESET, 0);
+}
 
 /* An RTO clears PAD's history (paper sec. 1 and 3.3). */
 static void pad_set_state(struct sock *sk, u8 new_state)
@@ -475,11 +490,8 @@ static void pad_set_state(struct sock *sk, u8 new_state)
 	if (new_state == TCP_CA_Loss &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Loss) {
 		c = pad_state(sk, pw);
-		if (c) {
-			pad_reset(c);
-			pad_count(PAD_EV_RESET);
-			trace_pad_event(sk, c, PAD_EV_RESET, 0);
-		}
+		if (c)
+			pad_clear(sk, c);
 	}
 	if (pw->inner->set_state)
 		pw->inner->set_state(sk, new_state);
@@ -493,11 +505,8 @@ static void pad_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 	if (ev == CA_EVENT_TX_START) {
 		c = pad_state(sk, pw);
-		if (c && c->started) {
-			pad_reset(c);
-			pad_count(PAD_EV_RESET);
-			trace_pad_event(sk, c, PAD_EV_RESET, 0);
-		}
+		if (c && c->started)
+			pad_clear(sk, c);
 	}
 	if (pw->inner->cwnd_event)
 		pw->inner->cwnd_event(sk, ev);
@@ -506,92 +515,80 @@ static void pad_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 /* ---- finding and pinning the inner CCA ---- */
 
 /*
- * Look the CCA up by name the way userspace does, on a kernel socket that
- * never connects, and pin its module.  TCP_CONGESTION loads "tcp_<name>"
- * when it is not registered yet (we run as root at insmod time).
+ * The CCA a socket gets for TCP_CONGESTION @name, found the way userspace
+ * finds it (no unexported symbols) on @sock, a kernel socket that never
+ * connects.  The stack loads "tcp_<name>" when no CCA of that name is
+ * registered (we run as root at insmod time).  @sock holds the CCA, and
+ * a reference on its module, until it gets another or is released.
  */
-static int pad_find_inner(const char *name,
-			  const struct tcp_congestion_ops **out)
+static const struct tcp_congestion_ops * __init
+pad_lookup(struct socket *sock, const char *name)
 {
-	char buf[TCP_CA_NAME_MAX];
 	const struct tcp_congestion_ops *ca;
-	struct socket *sock;
+	char buf[TCP_CA_NAME_MAX];
 	int err;
 
 	strscpy(buf, name, sizeof(buf));
-	err = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
-			       &sock);
-	if (err) {
-		pr_err("pad_shim: no kernel TCP socket to look up %s (%d)\n",
-		       name, err);
-		return err;
-	}
 	err = sock->ops->setsockopt(sock, SOL_TCP, TCP_CONGESTION,
 				    KERNEL_SOCKPTR(buf), strlen(buf));
-	if (err) {
-		pr_err("pad_shim: inner congestion control \"%s\" not found (%d): load it first (modprobe tcp_%s)\n",
-		       name, err, name);
-		goto out;
-	}
+	if (err)
+		return ERR_PTR(err);
 	lock_sock(sock->sk);
 	ca = inet_csk(sock->sk)->icsk_ca_ops;
-	if (strcmp(ca->name, name)) {
-		pr_err("pad_shim: inner \"%s\": the socket got \"%s\"\n",
-		       name, ca->name);
-		err = -ENOENT;
-#ifdef BPF_MODULE_OWNER
-	} else if (ca->owner == BPF_MODULE_OWNER) {
-		/* a BPF struct_ops CCA can go away without a module ref */
-		pr_err("pad_shim: inner \"%s\" refused: BPF congestion controls cannot be pinned\n",
-		       name);
-		err = -EOPNOTSUPP;
-#endif
-	} else if (ca->owner == THIS_MODULE) {
-		pr_err("pad_shim: inner \"%s\" refused: PAD does not wrap itself\n",
-		       name);
-		err = -EINVAL;
-	} else if (!try_module_get(ca->owner)) {
-		pr_err("pad_shim: inner \"%s\" is being unloaded\n", name);
-		err = -EBUSY;
-	} else {
-		*out = ca;
-	}
 	release_sock(sock->sk);
-out:
-	sock_release(sock);
-	return err;
+	return ca;
 }
 
-/* Is a CCA of this name registered?  (Same lookup, without autoload.) */
-static bool pad_name_taken(const char *name)
+/* The inner CCA @name, its module pinned for as long as we wrap it. */
+static int __init pad_find_inner(struct socket *sock, const char *name,
+				 const struct tcp_congestion_ops **out)
 {
-	const struct tcp_congestion_ops *ca = NULL;
-	char buf[TCP_CA_NAME_MAX];
-	struct socket *sock;
-	bool taken = false;
+	const struct tcp_congestion_ops *ca = pad_lookup(sock, name);
+	int err;
 
-	strscpy(buf, name, sizeof(buf));
-	if (sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
-			     &sock))
-		return false;
-	if (!sock->ops->setsockopt(sock, SOL_TCP, TCP_CONGESTION,
-				   KERNEL_SOCKPTR(buf), strlen(buf))) {
-		lock_sock(sock->sk);
-		ca = inet_csk(sock->sk)->icsk_ca_ops;
-		taken = !strcmp(ca->name, name);
-		release_sock(sock->sk);
+	if (IS_ERR(ca)) {
+		err = PTR_ERR(ca);
+		pr_err("inner congestion control \"%s\" not found (%d): load it first (modprobe tcp_%s)\n",
+		       name, err, name);
+		return err;
 	}
-	sock_release(sock);
-	return taken;
+	if (strcmp(ca->name, name)) {
+		pr_err("inner \"%s\": the socket got \"%s\"\n", name, ca->name);
+		return -ENOENT;
+	}
+	if (cc_ops_owned_by_bpf(ca)) {
+		/* a BPF struct_ops CCA can go away without a module ref */
+		pr_err("inner \"%s\" refused: BPF congestion controls cannot be pinned\n",
+		       name);
+		return -EOPNOTSUPP;
+	}
+	if (ca->owner == THIS_MODULE) {
+		pr_err("inner \"%s\" refused: PAD does not wrap itself\n", name);
+		return -EINVAL;
+	}
+	if (!try_module_get(ca->owner)) {
+		pr_err("inner \"%s\" is being unloaded\n", name);
+		return -EBUSY;
+	}
+	*out = ca;
+	return 0;
+}
+
+/* Is a CCA of this name registered? */
+static bool __init pad_name_taken(struct socket *sock, const char *name)
+{
+	const struct tcp_congestion_ops *ca = pad_lookup(sock, name);
+
+	return !IS_ERR(ca) && !strcmp(ca->name, name);
 }
 
 /*
  * CCAs known to replace a socket's icsk_ca_ops (DCTCP, for a peer without
  * ECN): the socket would then leave PAD's wrapper without its .release.
  */
-static const char * const pad_switchers[] = { "dctcp" };
+static const char * const pad_switchers[] __initconst = { "dctcp" };
 
-static bool pad_switches_ops(const char *name)
+static bool __init pad_switches_ops(const char *name)
 {
 	unsigned int i;
 
@@ -602,29 +599,30 @@ static bool pad_switches_ops(const char *name)
 }
 
 /* The key tcp_register_congestion_control() gives a name. */
-static u32 pad_ca_key(const struct tcp_congestion_ops *ops)
+static u32 __init pad_ca_key(const struct tcp_congestion_ops *ops)
 {
 	return jhash(ops->name, sizeof(ops->name), strlen(ops->name));
 }
 
 /* Build pad_<name> around an inner CCA; nothing is registered yet. */
-static int pad_prepare(struct pad_wrapper *pw,
-		       const struct pad_inner_spec *spec)
+static int __init pad_prepare(struct pad_wrapper *pw,
+			      const struct pad_inner_spec *spec,
+			      struct socket *sock)
 {
 	const struct tcp_congestion_ops *in;
 	struct tcp_congestion_ops *ops = &pw->ops;
 	int err, len;
 
 	if (pad_switches_ops(spec->name)) {
-		pr_err("pad_shim: inner \"%s\" refused: it replaces a socket's congestion control ops, which would bypass PAD's wrapper\n",
+		pr_err("inner \"%s\" refused: it replaces a socket's congestion control ops, which would bypass PAD's wrapper\n",
 		       spec->name);
 		return -EINVAL;
 	}
-	err = pad_find_inner(spec->name, &in);
+	err = pad_find_inner(sock, spec->name, &in);
 	if (err)
 		return err;
 	if (!in->cong_control) {
-		pr_err("pad_shim: inner \"%s\" refused: it has no cong_control, and PAD reshapes the rate samples only cong_control receives\n",
+		pr_err("inner \"%s\" refused: it has no cong_control, and PAD reshapes the rate samples only cong_control receives\n",
 		       spec->name);
 		err = -EINVAL;
 		goto put;
@@ -634,7 +632,7 @@ static int pad_prepare(struct pad_wrapper *pw,
 	} else if (pad_nr_slots) {
 		pw->state_off = -1;
 	} else {
-		pr_err("pad_shim: inner \"%s\" refused: its %u bytes of private state and PAD's %zu do not fit in %zu (and slots=0)\n",
+		pr_err("inner \"%s\" refused: its %u bytes of private state and PAD's %zu do not fit in %zu (and slots=0)\n",
 		       spec->name, spec->priv, sizeof(struct pad_core),
 		       ICSK_CA_PRIV_SIZE);
 		err = -ENOSPC;
@@ -647,13 +645,13 @@ static int pad_prepare(struct pad_wrapper *pw,
 	 */
 	len = snprintf(ops->name, sizeof(ops->name), PAD_PREFIX "%s", spec->name);
 	if (len >= (int)sizeof(ops->name)) {
-		pr_err("pad_shim: inner \"%s\" refused: pad_%s is longer than %d characters\n",
+		pr_err("inner \"%s\" refused: pad_%s is longer than %d characters\n",
 		       spec->name, spec->name, TCP_CA_NAME_MAX - 1);
 		err = -ENAMETOOLONG;
 		goto put;
 	}
-	if (pad_name_taken(ops->name)) {
-		pr_err("pad_shim: \"%s\" is already registered\n", ops->name);
+	if (pad_name_taken(sock, ops->name)) {
+		pr_err("\"%s\" is already registered\n", ops->name);
 		err = -EEXIST;
 		goto put;
 	}
@@ -700,55 +698,88 @@ static void pad_free_table(void)
 	pad_nr_slots = 0;
 }
 
+static int __init pad_alloc_table(void)
+{
+	pad_nr_slots = pad_slots;
+	if (!pad_nr_slots)
+		return 0;
+	pad_owner = kvcalloc(pad_nr_slots, sizeof(*pad_owner), GFP_KERNEL);
+	pad_table = kvcalloc(pad_nr_slots, sizeof(*pad_table), GFP_KERNEL);
+	if (!pad_owner || !pad_table) {
+		pad_free_table();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* tcp_register_congestion_control() refuses a key that is taken. */
+static int __init pad_check_key(int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++) {
+		if (pad_ca_key(&pad_wrappers[i].ops) !=
+		    pad_ca_key(&pad_wrappers[j].ops))
+			continue;
+		pr_err("%s and %s have the same key (jhash of the name): register them in two loads\n",
+		       pad_wrappers[j].ops.name, pad_wrappers[i].ops.name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* Every check before any registration: a failed load leaves no CCA. */
+static int __init pad_prepare_all(const struct pad_inner_spec *spec, int nr)
+{
+	struct socket *sock;
+	int i, err;
+
+	err = sock_create_kern(&init_net, PF_INET, SOCK_STREAM, IPPROTO_TCP,
+			       &sock);
+	if (err) {
+		pr_err("no kernel TCP socket to look up congestion controls (%d)\n",
+		       err);
+		return err;
+	}
+	for (i = 0; i < nr; i++) {
+		err = pad_prepare(&pad_wrappers[i], &spec[i], sock);
+		if (err)
+			break;
+		pad_nr_wrappers = i + 1;
+		err = pad_check_key(i);
+		if (err)
+			break;
+	}
+	sock_release(sock);
+	return err;
+}
+
 static int __init pad_register(void)
 {
 	struct pad_inner_spec spec[PAD_MAX_INNER];
-	int i, j, nr, err;
+	int i, nr, err;
 
 	BUILD_BUG_ON(sizeof(struct pad_core) > ICSK_CA_PRIV_SIZE);
 	err = pad_parse_inner(pad_inner, spec, &nr);
 	if (err)
 		return err;
-
-	pad_nr_slots = pad_slots;
-	if (pad_nr_slots) {
-		pad_owner = kvcalloc(pad_nr_slots, sizeof(*pad_owner),
-				     GFP_KERNEL);
-		pad_table = kvcalloc(pad_nr_slots, sizeof(*pad_table),
-				     GFP_KERNEL);
-		if (!pad_owner || !pad_table) {
-			pad_free_table();
-			return -ENOMEM;
-		}
-	}
-
-	/* every check before any registration: a failed load leaves no CCA */
-	for (i = 0; i < nr; i++) {
-		err = pad_prepare(&pad_wrappers[i], &spec[i]);
-		if (err)
-			goto fail;
-		pad_nr_wrappers = i + 1;
-		for (j = 0; j < i; j++) {
-			if (pad_ca_key(&pad_wrappers[i].ops) !=
-			    pad_ca_key(&pad_wrappers[j].ops))
-				continue;
-			pr_err("pad_shim: %s and %s have the same key (jhash of the name): register them in two loads\n",
-			       pad_wrappers[j].ops.name, pad_wrappers[i].ops.name);
-			err = -EEXIST;
-			goto fail;
-		}
-	}
+	err = pad_alloc_table();
+	if (err)
+		return err;
+	err = pad_prepare_all(spec, nr);
+	if (err)
+		goto fail;
 	for (i = 0; i < nr; i++) {
 		err = tcp_register_congestion_control(&pad_wrappers[i].ops);
 		if (err) {
-			pr_err("pad_shim: registering %s failed (%d)\n",
+			pr_err("registering %s failed (%d)\n",
 			       pad_wrappers[i].ops.name, err);
 			goto unregister;
 		}
 		pad_wrappers[i].registered = true;
 	}
 	for (i = 0; i < nr; i++)
-		pr_info("pad_shim: %s registered (PAD state %s)\n",
+		pr_info("%s registered (PAD state %s)\n",
 			pad_wrappers[i].ops.name,
 			pad_wrappers[i].state_off >= 0 ? "in icsk_ca_priv" :
 			"in the slot table");
@@ -769,7 +800,7 @@ unregister:
 		pad_wrappers[i].registered = false;
 	}
 	if (module_refcount(THIS_MODULE) > 1) {
-		pr_err("pad_shim: a socket took a wrapper before the failure: loaded with none registered; rmmod pad_shim once it closes\n");
+		pr_err("a socket took a wrapper before the failure: loaded with none registered; rmmod pad_shim once it closes\n");
 		return 0;
 	}
 fail:

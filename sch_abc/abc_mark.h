@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ABC router arithmetic (Goyal et al., NSDI 2020), shared by sch_abc.c and
- * the userspace unit test tests/unit/test_abc_mark.c.  No kernel
- * dependency beyond integer types and the 64-bit division helpers of
- * cc_fixedpoint.h, so it builds and links on 32-bit routers too.
+ * the userspace unit test tests/unit/test_abc_mark.c.  Every division goes
+ * through the <linux/math64.h> helpers, so it links on 32-bit routers too.
  *
- * Units: rates in bytes/s, times in ns or us as named, fractions in Q16
- * (FP_ONE = 1.0) or parts per million (ppm) as named.
+ * Units: rates in bytes/s, times in ns or us as named.  The marking
+ * fractions (f, the token) are Q16 (FP_ONE = 1.0); eta, the queue weights
+ * and everything that scales them are parts per million (ppm).
  *
  *  abc_target_rate()	Eq. 1: tr = eta mu - (mu / delta) (x - d_t)+
  *  abc_accel_frac()	Eq. 2: f = min(tr / (2 cr), 1)
@@ -16,26 +16,29 @@
  *  struct abc_topk	Space-Saving top-K flows of one queue (sec. 4.3)
  *  abc_maxmin_weights()	max-min fair queue weights from two top-K
  *			tables (sec. 4.3, demand of a top-K flow X = 10 %
- *			above its rate)
+ *			above its rate), without a buffer on the stack
  *  struct abc_shaper	departure times at the configured bandwidth
  */
 #ifndef _ABC_MARK_H
 #define _ABC_MARK_H
 
+#ifdef __KERNEL__
+#include <linux/minmax.h>
+#include <linux/time64.h>
+#endif
 #include "cc_fixedpoint.h"
 
 #define ABC_PPM			1000000U
-#define ABC_NSEC_PER_SEC	1000000000ULL
 /* 1 Tbit/s: keeps mu * delta_us (Eq. 1) and the window sums in a u64. */
 #define ABC_RATE_MAX		125000000000ULL
-/* delta, d_t and x are clamped here in Eq. 1 (10 s) */
-#define ABC_TIME_MAX_US		10000000U
+/* delta, d_t and x are clamped here in Eq. 1 */
+#define ABC_TIME_MAX_US		(10 * USEC_PER_SEC)
 /* sub-windows of the sliding window T */
 #define ABC_WIN_SLOTS		8
 /* largest top-K table: fixed size, inside the qdisc's private data */
 #define ABC_TOPK_MAX		32
-/* X of sec. 4.3: a top-K flow's demand is its rate plus X % */
-#define ABC_DEMAND_BOOST_PCT	10
+/* X of sec. 4.3: a top-K flow's demand is its rate plus X (10 %) */
+#define ABC_DEMAND_BOOST_PPM	100000U
 /* no queue is starved while it has traffic: weights stay in [1 %, 99 %] */
 #define ABC_WEIGHT_MIN_PPM	10000U
 
@@ -57,14 +60,9 @@ static inline u64 abc_target_rate(u64 mu, u32 eta_ppm, u32 delta_us,
 {
 	u64 tr, excess, drain;
 
-	if (mu > ABC_RATE_MAX)
-		mu = ABC_RATE_MAX;
-	if (eta_ppm > ABC_PPM)
-		eta_ppm = ABC_PPM;
-	if (!delta_us)
-		delta_us = 1;
-	if (delta_us > ABC_TIME_MAX_US)
-		delta_us = ABC_TIME_MAX_US;
+	mu = min_t(u64, mu, ABC_RATE_MAX);
+	eta_ppm = min_t(u32, eta_ppm, ABC_PPM);
+	delta_us = clamp_t(u32, delta_us, 1, ABC_TIME_MAX_US);
 	tr = div64_u64(mu * eta_ppm, ABC_PPM);
 	if (x_us <= dt_us)
 		return tr;
@@ -106,10 +104,8 @@ static inline u32 abc_accel_frac(u64 tr, u64 cr)
  */
 static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
 {
-	u64 t = (u64)*token + f;
+	u64 t = min_t(u64, (u64)*token + f, limit);
 
-	if (t > limit)
-		t = limit;
 	if (accel && t > FP_ONE) {
 		*token = (u32)(t - FP_ONE);
 		return true;
@@ -125,7 +121,7 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
  * busy CPU) are caught up, so lateness costs no rate; a longer stall is
  * forgotten rather than paid back as a burst.
  */
-#define ABC_SHAPER_SLACK_NS	10000000ULL
+#define ABC_SHAPER_SLACK_NS	(10ULL * NSEC_PER_MSEC)
 
 /*
  * The shaper of a configured bandwidth: a packet leaves no earlier than
@@ -156,16 +152,14 @@ static inline void abc_shaper_set_rate(struct abc_shaper *s, u64 rate, u64 now)
 	if (rate && !s->rate) {
 		s->t_next = now;
 	} else if (rate && rate != s->rate && (s64)(s->t_next - now) > 0) {
-		u64 rem = s->t_next - now, lim = div64_u64(U64_MAX, s->rate);
-
 		/* rem <= one packet time, so rem * rate <= len * 1e9 < 2^62 */
-		if (rem > lim)
-			rem = lim;
+		u64 rem = min(s->t_next - now, div64_u64(U64_MAX, s->rate));
+
 		s->t_next = now + div64_u64(rem * s->rate, rate);
 	}
 	s->rate = rate;
 	if (rate)
-		s->ns_per_byte = div64_u64(ABC_NSEC_PER_SEC << ABC_NS_SHIFT, rate);
+		s->ns_per_byte = div64_u64((u64)NSEC_PER_SEC << ABC_NS_SHIFT, rate);
 }
 
 /* The queue was empty until @now: idle time is no credit for a burst. */
@@ -206,15 +200,15 @@ static inline u64 abc_bytes_rate(u64 bytes, u64 ns)
 	if (!ns)
 		return bytes ? ABC_RATE_MAX : 0;
 	if (bytes < (1ULL << 34)) {
-		r = div64_u64(bytes * ABC_NSEC_PER_SEC, ns);
+		r = div64_u64(bytes * NSEC_PER_SEC, ns);
 	} else {
-		u64 us = div64_u64(ns, 1000);
+		u64 us = div64_u64(ns, NSEC_PER_USEC);
 
 		if (!us || bytes >= (1ULL << 44))
 			return ABC_RATE_MAX;
-		r = div64_u64(bytes * 1000000, us);
+		r = div64_u64(bytes * USEC_PER_SEC, us);
 	}
-	return r < ABC_RATE_MAX ? r : ABC_RATE_MAX;
+	return min_t(u64, r, ABC_RATE_MAX);
 }
 
 /*
@@ -340,13 +334,11 @@ static inline u64 abc_win_busy_rate(const struct abc_win *w)
  */
 static inline u64 abc_estimate_mu(u64 busy_rate, u64 cr)
 {
-	u64 cap = 2 * cr;
+	u64 cap = min_t(u64, 2 * cr, ABC_RATE_MAX);
 
-	if (cap > ABC_RATE_MAX)
-		cap = ABC_RATE_MAX;
 	if (!busy_rate || busy_rate > cap)
 		return cap;
-	return busy_rate < cr ? cr : busy_rate;
+	return max(busy_rate, cr);
 }
 
 /*
@@ -371,7 +363,7 @@ struct abc_topk {
 
 static inline void abc_topk_reset(struct abc_topk *t, u32 k)
 {
-	t->k = k < ABC_TOPK_MAX ? k : ABC_TOPK_MAX;
+	t->k = min_t(u32, k, ABC_TOPK_MAX);
 	t->used = 0;
 	t->total = 0;
 }
@@ -403,18 +395,138 @@ static inline void abc_topk_add(struct abc_topk *t, u32 key, u32 bytes)
 	t->e[min].count += bytes;
 }
 
-/* Insertion sort of at most ABC_TOPK_MAX demands, ascending. */
-static inline void abc_sort_u64(u64 *a, u32 n)
+/* Bytes a top-K flow surely sent: Space-Saving's lower bound. */
+static inline u64 abc_ss_bytes(const struct abc_ss_entry *e)
 {
-	u32 i, j;
+	return e->count - e->err;
+}
 
-	for (i = 1; i < n; i++) {
-		u64 v = a[i];
+/* Demand of a top-K flow that sent @bytes (< 2^44, so the product fits). */
+static inline u64 abc_demand(u64 bytes)
+{
+	return bytes + div64_u64(bytes * ABC_DEMAND_BOOST_PPM, ABC_PPM);
+}
 
-		for (j = i; j > 0 && a[j - 1] > v; j--)
-			a[j] = a[j - 1];
-		a[j] = v;
+/*
+ * Max-min allocation in progress: bytes given to each queue, capacity
+ * left, and the top-K flows of each queue not served yet.
+ */
+struct abc_maxmin {
+	u64 alloc[2];
+	u64 left;
+	u32 todo[2];
+};
+
+/* Short flows (a queue's bytes outside its top-K) are served first. */
+static inline void abc_maxmin_short(struct abc_maxmin *m,
+				    const struct abc_topk *t[2], u64 cap)
+{
+	u32 i, q;
+
+	m->left = cap;
+	for (q = 0; q < 2; q++) {
+		u64 top = 0, s;
+
+		for (i = 0; i < t[q]->used; i++)
+			top += abc_ss_bytes(&t[q]->e[i]);
+		s = min(t[q]->total - top, m->left);
+		m->alloc[q] = s;
+		m->left -= s;
+		m->todo[q] = t[q]->used;
 	}
+}
+
+/*
+ * The smallest byte count of at least @lo among the top-K flows, and in
+ * @n how many flows of each queue sent it.  Demand grows strictly with
+ * the byte count, so this is the smallest demand not served yet.
+ */
+static inline u64 abc_maxmin_level(const struct abc_topk *t[2], u64 lo,
+				   u32 n[2])
+{
+	u64 lvl = U64_MAX;
+	u32 i, q;
+
+	n[0] = 0;
+	n[1] = 0;
+	for (q = 0; q < 2; q++) {
+		for (i = 0; i < t[q]->used; i++) {
+			u64 b = abc_ss_bytes(&t[q]->e[i]);
+
+			if (b < lo)
+				continue;
+			if (b < lvl) {
+				lvl = b;
+				n[0] = 0;
+				n[1] = 0;
+			}
+			if (b == lvl)
+				n[q]++;
+		}
+	}
+	return lvl;
+}
+
+/*
+ * Serve one top-K flow of queue @q demanding @v: in full if that is no
+ * more than an equal share of what is left; otherwise every flow left
+ * gets that share, and the allocation is done (false).
+ */
+static inline bool abc_maxmin_serve(struct abc_maxmin *m, u32 q, u64 v)
+{
+	u64 share = div64_u64(m->left, m->todo[0] + m->todo[1]);
+
+	if (v > share) {
+		m->alloc[0] += share * m->todo[0];
+		m->alloc[1] += share * m->todo[1];
+		m->left = 0;
+		m->todo[0] = 0;
+		m->todo[1] = 0;
+		return false;
+	}
+	m->alloc[q] += v;
+	m->left -= v;
+	m->todo[q]--;
+	return true;
+}
+
+/*
+ * Water-filling over the top-K demands of both queues, smallest first (at
+ * equal demands the ABC queue's first).  The tables are scanned once per
+ * distinct demand, O(K^2) with K <= 2 * ABC_TOPK_MAX, once per weight
+ * period: no sorted copy of the demands on the stack.
+ */
+static inline void abc_maxmin_fill(struct abc_maxmin *m,
+				   const struct abc_topk *t[2])
+{
+	u64 lo = 0;
+
+	while (m->todo[0] + m->todo[1]) {
+		u32 n[2], i, q;
+		u64 lvl = abc_maxmin_level(t, lo, n), v = abc_demand(lvl);
+
+		for (q = 0; q < 2; q++)
+			for (i = 0; i < n[q]; i++)
+				if (!abc_maxmin_serve(m, q, v))
+					return;
+		/* every flow up to lvl is served, so lvl < U64_MAX here */
+		lo = lvl + 1;
+	}
+}
+
+/* The ABC queue's weight, ppm: its share of the allocation, bounded. */
+static inline u32 abc_maxmin_ppm(const struct abc_maxmin *m)
+{
+	u64 tot = m->alloc[0] + m->alloc[1];
+	u32 sh = 0, w;
+
+	if (!tot)
+		return ABC_PPM / 2;
+	/* alloc <= cap + total bytes of a period: far below 2^44 */
+	while ((tot >> sh) >= (1ULL << 40))
+		sh++;
+	w = (u32)div64_u64((m->alloc[0] >> sh) * ABC_PPM, tot >> sh);
+	return clamp_t(u32, w, ABC_WEIGHT_MIN_PPM, ABC_PPM - ABC_WEIGHT_MIN_PPM);
 }
 
 /**
@@ -423,7 +535,7 @@ static inline void abc_sort_u64(u64 *a, u32 n)
  * @cap: bytes the link could carry in that period
  * @w_ppm: out: weight of each queue, ppm, summing to ABC_PPM
  *
- * A top-K flow demands its guaranteed count (count - err) plus X %; the
+ * A top-K flow demands its guaranteed count (count - err) plus X; the
  * rest of a queue's bytes are short flows, each far below a fair share,
  * whose demand is what they sent: served first.  The capacity left is
  * water-filled over the top-K demands, and each queue's weight is the
@@ -435,85 +547,15 @@ static inline void abc_sort_u64(u64 *a, u32 n)
 static inline void abc_maxmin_weights(const struct abc_topk *t[2], u64 cap,
 				      u32 w_ppm[2])
 {
-	u64 alloc[2] = { 0, 0 }, share, left, tot;
-	u32 i, q, qn[2];
+	struct abc_maxmin m;
 
 	if (!t[0]->total || !t[1]->total) {
 		w_ppm[0] = ABC_PPM / 2;
-		w_ppm[1] = ABC_PPM / 2;
-		return;
-	}
-	left = cap;
-	for (q = 0; q < 2; q++) {
-		u64 top = 0, s;
-
-		for (i = 0; i < t[q]->used; i++)
-			top += t[q]->e[i].count - t[q]->e[i].err;
-		s = t[q]->total - top;
-		s = s < left ? s : left;
-		alloc[q] += s;
-		left -= s;
-	}
-
-	/*
-	 * Water-filling over the two sorted demand lists, merged on the fly:
-	 * the smallest remaining demand is served in full if it is below an
-	 * equal share of what is left; otherwise every remaining flow gets
-	 * that share.
-	 */
-	{
-		u64 dq[2][ABC_TOPK_MAX];
-		u32 pos[2] = { 0, 0 }, rem;
-
-		for (q = 0; q < 2; q++) {
-			qn[q] = t[q]->used;
-			for (i = 0; i < qn[q]; i++) {
-				u64 g = t[q]->e[i].count - t[q]->e[i].err;
-
-				dq[q][i] = g + div64_u64(g * ABC_DEMAND_BOOST_PCT, 100);
-			}
-			abc_sort_u64(dq[q], qn[q]);
-		}
-		rem = qn[0] + qn[1];
-		while (rem) {
-			u64 v;
-
-			if (pos[0] < qn[0] &&
-			    (pos[1] >= qn[1] || dq[0][pos[0]] <= dq[1][pos[1]]))
-				q = 0;
-			else
-				q = 1;
-			v = dq[q][pos[q]];
-			share = div64_u64(left, rem);
-			if (v > share) {
-				/* Everybody left is capped at the share. */
-				alloc[0] += share * (qn[0] - pos[0]);
-				alloc[1] += share * (qn[1] - pos[1]);
-				left = 0;
-				break;
-			}
-			alloc[q] += v;
-			left -= v;
-			pos[q]++;
-			rem--;
-		}
-	}
-
-	tot = alloc[0] + alloc[1];
-	if (!tot) {
-		w_ppm[0] = ABC_PPM / 2;
 	} else {
-		/* alloc <= cap + total bytes of a period: far below 2^44 */
-		u64 a0 = alloc[0], sh = 0;
-
-		while ((tot >> sh) >= (1ULL << 40))
-			sh++;
-		w_ppm[0] = (u32)div64_u64((a0 >> sh) * ABC_PPM, tot >> sh);
+		abc_maxmin_short(&m, t, cap);
+		abc_maxmin_fill(&m, t);
+		w_ppm[0] = abc_maxmin_ppm(&m);
 	}
-	if (w_ppm[0] < ABC_WEIGHT_MIN_PPM)
-		w_ppm[0] = ABC_WEIGHT_MIN_PPM;
-	if (w_ppm[0] > ABC_PPM - ABC_WEIGHT_MIN_PPM)
-		w_ppm[0] = ABC_PPM - ABC_WEIGHT_MIN_PPM;
 	w_ppm[1] = ABC_PPM - w_ppm[0];
 }
 

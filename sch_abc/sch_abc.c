@@ -18,12 +18,16 @@
  * Parameters and statistics: include/uapi/abc_sched.h and
  * Documentation/sch_abc.rst.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/time64.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
@@ -34,21 +38,18 @@
 #include "uapi/abc_sched.h"
 #include "abc_mark.h"
 
-/* Defaults (paper sec. 3.1.2, 5.1 and 7.2); ranges are in abc_validate(). */
+/* Defaults (paper sec. 3.1.2, 5.1 and 7.2); ranges are in abc_policy. */
 #define ABC_DEF_LIMIT		1000		/* packets */
-#define ABC_DEF_ETA		980000		/* 0.98, sec. 7.2 */
-#define ABC_DEF_DELTA_US	133000		/* 133 ms, sec. 3.1.4 and 7.2 */
-#define ABC_DEF_DT_US		20000		/* 20 ms, sec. 7.3 */
-#define ABC_DEF_WINDOW_US	40000		/* T = 40 ms, sec. 5.1 */
+#define ABC_DEF_ETA		980000		/* ppm: 0.98, sec. 7.2 */
+#define ABC_DEF_DELTA_US	(133 * USEC_PER_MSEC)	/* sec. 3.1.4, 7.2 */
+#define ABC_DEF_DT_US		(20 * USEC_PER_MSEC)	/* sec. 7.3 */
+#define ABC_DEF_WINDOW_US	(40 * USEC_PER_MSEC)	/* T, sec. 5.1 */
 #define ABC_DEF_TOKEN_LIMIT	5		/* packets */
 #define ABC_DEF_TOPK		8
 
-#define ABC_LIMIT_MAX		1000000
+#define ABC_LIMIT_MAX		1000000		/* packets */
 #define ABC_RATE_MIN		1000ULL		/* 8 kbit/s */
-#define ABC_ETA_MIN		100000		/* 0.1 */
-#define ABC_DELTA_MIN_US	1000
-#define ABC_WINDOW_MIN_US	1000
-#define ABC_WINDOW_MAX_US	1000000
+#define ABC_ETA_MIN		100000		/* ppm: 0.1 */
 #define ABC_TOKEN_LIMIT_MIN	2		/* Alg. 1 needs token > 1 */
 #define ABC_TOKEN_LIMIT_MAX	1000
 
@@ -81,7 +82,7 @@ struct abc_sched_data {
 
 	/* weighted fair queuing between the two queues */
 	u64 vtime[TC_ABC_Q_MAX];
-	u64 vcost[TC_ABC_Q_MAX];	/* virtual time per byte, Q16 */
+	u64 vcost[TC_ABC_Q_MAX];	/* ABC_PPM / weight, Q16 */
 	u32 weight[TC_ABC_Q_MAX];	/* ppm */
 	u64 period_start;
 	struct abc_topk topk[TC_ABC_Q_MAX];
@@ -100,7 +101,7 @@ struct abc_sched_data {
 	u64 dequeue_rate;
 	u32 accel_frac;		/* Q16 */
 	u32 qdelay_us;
-	u32 drops;
+	u32 drop_overlimit;	/* drops because the limit was reached */
 };
 
 static struct abc_skb_cb *abc_cb(const struct sk_buff *skb)
@@ -157,10 +158,8 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	bool full;
 
 	ecn = abc_classify(skb);
-	if (unlikely(ecn < 0)) {
-		q->drops++;
+	if (unlikely(ecn < 0))
 		return qdisc_drop(skb, sch, to_free);
-	}
 	qi = ecn == INET_ECN_NOT_ECT ? TC_ABC_Q_OTHER : TC_ABC_Q_ABC;
 
 	/*
@@ -171,7 +170,7 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	 */
 	full = sch->q.qlen >= q->p.limit;
 	if (unlikely(full && q->qs[!qi].qlen <= q->qs[qi].qlen)) {
-		q->drops++;
+		q->drop_overlimit++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 
@@ -200,7 +199,7 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 
 		sch->q.qlen--;
 		qdisc_qstats_backlog_dec(sch, old);
-		q->drops++;
+		q->drop_overlimit++;
 		qdisc_drop(old, sch, to_free);
 		/* The parents counted it; qlen stays > 0, no class goes idle. */
 		qdisc_tree_reduce_backlog(sch, 1, olen);
@@ -225,12 +224,8 @@ static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return abc_enqueue_one(skb, sch, to_free, now);
 
 	segs = skb_gso_segment(skb, netif_skb_features(skb) & ~NETIF_F_GSO_MASK);
-	if (IS_ERR_OR_NULL(segs)) {
-		struct abc_sched_data *q = qdisc_priv(sch);
-
-		q->drops++;
+	if (IS_ERR_OR_NULL(segs))
 		return qdisc_drop(skb, sch, to_free);
-	}
 	skb_list_walk_safe(segs, segs, nskb) {
 		unsigned int slen;
 
@@ -250,35 +245,50 @@ static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return nb > 0 ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
 }
 
-/* Recompute the queue weights once per period (sec. 4.3). */
-static void abc_update_weights(struct abc_sched_data *q, u64 now)
+/*
+ * Start a weight period at @now with weights @w (ppm) and empty top-K
+ * tables.  A queue's virtual time advances by len * vcost, vcost being
+ * ABC_PPM / weight in Q16 (the division is done here, not per packet).
+ */
+static void abc_new_period(struct abc_sched_data *q, const u32 w[TC_ABC_Q_MAX],
+			   u64 now)
 {
-	const struct abc_topk *t[TC_ABC_Q_MAX];
-	u64 elapsed = now - q->period_start;
 	u32 qi;
 
-	if (elapsed < ABC_WEIGHT_PERIOD_NS)
-		return;
-	if (q->p.topk) {
-		u64 mu = q->p.bandwidth ? q->p.bandwidth : q->capacity;
-		u64 cap = mu;
-
-		/* bytes the link could carry in the period; mu <= 2^37 */
-		if (elapsed < 100ULL * NSEC_PER_SEC)
-			cap = div64_u64(mu * div64_u64(elapsed, NSEC_PER_USEC),
-					USEC_PER_SEC);
-		t[TC_ABC_Q_ABC] = &q->topk[TC_ABC_Q_ABC];
-		t[TC_ABC_Q_OTHER] = &q->topk[TC_ABC_Q_OTHER];
-		abc_maxmin_weights(t, cap, q->weight);
-	} else {
-		q->weight[TC_ABC_Q_ABC] = ABC_PPM / 2;
-		q->weight[TC_ABC_Q_OTHER] = ABC_PPM / 2;
-	}
 	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
-		q->vcost[qi] = div64_u64((u64)ABC_PPM << 16, q->weight[qi]);
+		q->weight[qi] = w[qi];
+		q->vcost[qi] = fp_div(ABC_PPM, w[qi]);
 		abc_topk_reset(&q->topk[qi], q->p.topk);
 	}
 	q->period_start = now;
+}
+
+static const u32 abc_even_weights[TC_ABC_Q_MAX] = { ABC_PPM / 2, ABC_PPM / 2 };
+
+/* Recompute the queue weights once per period (sec. 4.3). */
+static void abc_update_weights(struct abc_sched_data *q, u64 now)
+{
+	const struct abc_topk *t[TC_ABC_Q_MAX] = {
+		[TC_ABC_Q_ABC] = &q->topk[TC_ABC_Q_ABC],
+		[TC_ABC_Q_OTHER] = &q->topk[TC_ABC_Q_OTHER],
+	};
+	u64 elapsed = now - q->period_start, mu, cap;
+	u32 w[TC_ABC_Q_MAX];
+
+	if (elapsed < ABC_WEIGHT_PERIOD_NS)
+		return;
+	if (!q->p.topk) {
+		abc_new_period(q, abc_even_weights, now);
+		return;
+	}
+	/* bytes the link could carry in the period; mu <= 2^37 */
+	mu = q->p.bandwidth ? q->p.bandwidth : q->capacity;
+	cap = mu;
+	if (elapsed < 100ULL * NSEC_PER_SEC)
+		cap = div64_u64(mu * div64_u64(elapsed, NSEC_PER_USEC),
+				USEC_PER_SEC);
+	abc_maxmin_weights(t, cap, w);
+	abc_new_period(q, w, now);
 }
 
 /* The non-empty queue with the smaller virtual time goes next. */
@@ -357,7 +367,7 @@ static struct sk_buff *abc_dequeue(struct Qdisc *sch)
 	qdisc_bstats_update(sch, skb);
 
 	abc_shaper_sent(&q->shaper, now, len);
-	q->vtime[qi] += (len * q->vcost[qi]) >> 16;
+	q->vtime[qi] += (len * q->vcost[qi]) >> FP_SHIFT;
 
 	/* The link was busy since the last dequeue if that one left a queue. */
 	if (q->backlogged)
@@ -387,38 +397,48 @@ static void abc_reset(struct Qdisc *sch)
 	q->token = 0;
 }
 
-static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
-	[TCA_ABC_LIMIT]		= { .type = NLA_U32 },
-	[TCA_ABC_BANDWIDTH]	= { .type = NLA_U64 },
-	[TCA_ABC_ETA]		= { .type = NLA_U32 },
-	[TCA_ABC_DELTA]		= { .type = NLA_U32 },
-	[TCA_ABC_DT]		= { .type = NLA_U32 },
-	[TCA_ABC_WINDOW]	= { .type = NLA_U32 },
-	[TCA_ABC_TOKEN_LIMIT]	= { .type = NLA_U32 },
-	[TCA_ABC_TOPK]		= { .type = NLA_U32 },
+/*
+ * Ranges beyond the s16 of NLA_POLICY_RANGE().  Not const: 6.1's
+ * nla_policy points to a mutable one.
+ */
+static struct netlink_range_validation abc_limit_range = {
+	.min = 1, .max = ABC_LIMIT_MAX,
 };
 
-/*
- * abc_bad_u32: true (and the extack set) if attribute @attr is present and
- * outside [lo, hi]; otherwise false, with *dst set if present.  A macro
- * because extack messages must be string literals.
- */
-#define abc_bad_u32(attr, lo, hi, dst, msg, extack)			\
-({									\
-	const struct nlattr *__a = (attr);				\
-	bool __bad = false;						\
-									\
-	if (__a) {							\
-		u32 __v = nla_get_u32(__a);				\
-									\
-		__bad = __v < (lo) || __v > (hi);			\
-		if (__bad)						\
-			NL_SET_ERR_MSG_ATTR(extack, __a, msg);		\
-		else							\
-			*(dst) = __v;					\
-	}								\
-	__bad;								\
-})
+static struct netlink_range_validation abc_eta_range = {
+	.min = ABC_ETA_MIN, .max = ABC_PPM,
+};
+
+static struct netlink_range_validation abc_delta_range = {
+	.min = USEC_PER_MSEC, .max = ABC_TIME_MAX_US,
+};
+
+static struct netlink_range_validation abc_dt_range = {
+	.max = ABC_TIME_MAX_US,
+};
+
+static struct netlink_range_validation abc_window_range = {
+	.min = USEC_PER_MSEC, .max = USEC_PER_SEC,
+};
+
+/* Out-of-range values are refused by the netlink core, with an extack. */
+static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
+	[TCA_ABC_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &abc_limit_range),
+	[TCA_ABC_BANDWIDTH]	= { .type = NLA_U64 },
+	[TCA_ABC_ETA]		= NLA_POLICY_FULL_RANGE(NLA_U32, &abc_eta_range),
+	[TCA_ABC_DELTA]		= NLA_POLICY_FULL_RANGE(NLA_U32, &abc_delta_range),
+	[TCA_ABC_DT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &abc_dt_range),
+	[TCA_ABC_WINDOW]	= NLA_POLICY_FULL_RANGE(NLA_U32, &abc_window_range),
+	[TCA_ABC_TOKEN_LIMIT]	= NLA_POLICY_RANGE(NLA_U32, ABC_TOKEN_LIMIT_MIN,
+						   ABC_TOKEN_LIMIT_MAX),
+	[TCA_ABC_TOPK]		= NLA_POLICY_MAX(NLA_U32, ABC_TOPK_MAX),
+};
+
+static void abc_get_u32(const struct nlattr *attr, u32 *dst)
+{
+	if (attr)
+		*dst = nla_get_u32(attr);
+}
 
 /* Parse and check everything into *p (a copy); nothing is applied here. */
 static int abc_validate(struct nlattr *opt, struct abc_params *p,
@@ -431,27 +451,7 @@ static int abc_validate(struct nlattr *opt, struct abc_params *p,
 	if (err < 0)
 		return err;
 
-	if (abc_bad_u32(tb[TCA_ABC_LIMIT], 1, ABC_LIMIT_MAX, &p->limit,
-			"abc: limit must be 1..1000000 packets", extack) ||
-	    abc_bad_u32(tb[TCA_ABC_ETA], ABC_ETA_MIN, ABC_PPM, &p->eta,
-			"abc: eta must be 100000..1000000 ppm (0.1..1)",
-			extack) ||
-	    abc_bad_u32(tb[TCA_ABC_DELTA], ABC_DELTA_MIN_US, ABC_TIME_MAX_US,
-			&p->delta_us, "abc: delta must be 1 ms..10 s",
-			extack) ||
-	    abc_bad_u32(tb[TCA_ABC_DT], 0, ABC_TIME_MAX_US, &p->dt_us,
-			"abc: dt must be 0..10 s", extack) ||
-	    abc_bad_u32(tb[TCA_ABC_WINDOW], ABC_WINDOW_MIN_US,
-			ABC_WINDOW_MAX_US, &p->window_us,
-			"abc: window must be 1 ms..1 s", extack) ||
-	    abc_bad_u32(tb[TCA_ABC_TOKEN_LIMIT], ABC_TOKEN_LIMIT_MIN,
-			ABC_TOKEN_LIMIT_MAX, &p->token_limit,
-			"abc: token_limit must be 2..1000 packets (Alg. 1 accelerates only above 1 token)",
-			extack) ||
-	    abc_bad_u32(tb[TCA_ABC_TOPK], 0, ABC_TOPK_MAX, &p->topk,
-			"abc: topk must be 0..32 flows", extack))
-		return -EINVAL;
-
+	/* 0 (estimate) or a rate: one range cannot say it */
 	if (tb[TCA_ABC_BANDWIDTH]) {
 		u64 bw = nla_get_u64(tb[TCA_ABC_BANDWIDTH]);
 
@@ -462,6 +462,13 @@ static int abc_validate(struct nlattr *opt, struct abc_params *p,
 		}
 		p->bandwidth = bw;
 	}
+	abc_get_u32(tb[TCA_ABC_LIMIT], &p->limit);
+	abc_get_u32(tb[TCA_ABC_ETA], &p->eta);
+	abc_get_u32(tb[TCA_ABC_DELTA], &p->delta_us);
+	abc_get_u32(tb[TCA_ABC_DT], &p->dt_us);
+	abc_get_u32(tb[TCA_ABC_WINDOW], &p->window_us);
+	abc_get_u32(tb[TCA_ABC_TOKEN_LIMIT], &p->token_limit);
+	abc_get_u32(tb[TCA_ABC_TOPK], &p->topk);
 	return 0;
 }
 
@@ -470,7 +477,6 @@ static void abc_apply(struct Qdisc *sch, const struct abc_params *p, u64 now)
 {
 	struct abc_sched_data *q = qdisc_priv(sch);
 	const struct abc_params old = q->p;
-	u32 qi;
 
 	q->p = *p;
 	abc_shaper_set_rate(&q->shaper, p->bandwidth, now);
@@ -478,15 +484,8 @@ static void abc_apply(struct Qdisc *sch, const struct abc_params *p, u64 now)
 		abc_win_init(&q->win, now, (u64)p->window_us * NSEC_PER_USEC);
 	if (q->token > (p->token_limit << FP_SHIFT))
 		q->token = p->token_limit << FP_SHIFT;
-	if (p->topk != old.topk) {
-		for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
-			abc_topk_reset(&q->topk[qi], p->topk);
-			q->weight[qi] = ABC_PPM / 2;
-			q->vcost[qi] = div64_u64((u64)ABC_PPM << 16,
-						 q->weight[qi]);
-		}
-		q->period_start = now;
-	}
+	if (p->topk != old.topk)
+		abc_new_period(q, abc_even_weights, now);
 }
 
 /* Drop from the head of the longer queue until qlen fits the limit. */
@@ -503,7 +502,7 @@ static void abc_trim(struct Qdisc *sch)
 		sch->q.qlen--;
 		qdisc_qstats_backlog_dec(sch, skb);
 		qdisc_qstats_drop(sch);
-		q->drops++;
+		q->drop_overlimit++;
 		n++;
 		bytes += qdisc_pkt_len(skb);
 		rtnl_kfree_skbs(skb, skb);
@@ -560,19 +559,13 @@ static int abc_init(struct Qdisc *sch, struct nlattr *opt,
 		.topk = ABC_DEF_TOPK,
 	};
 	u64 now = ktime_get_ns();
-	u32 qi;
 	int err;
 
 	/* The queues, counters and tables start zeroed (qdisc_alloc). */
 	qdisc_watchdog_init(&q->watchdog, sch);
-	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
-		q->weight[qi] = ABC_PPM / 2;
-		q->vcost[qi] = div64_u64((u64)ABC_PPM << 16, q->weight[qi]);
-		abc_topk_reset(&q->topk[qi], p.topk);
-	}
-	q->period_start = now;
-	abc_win_init(&q->win, now, (u64)p.window_us * NSEC_PER_USEC);
 	q->p = p;
+	abc_new_period(q, abc_even_weights, now);
+	abc_win_init(&q->win, now, (u64)p.window_us * NSEC_PER_USEC);
 
 	if (opt) {
 		err = abc_validate(opt, &p, extack);
@@ -634,7 +627,7 @@ static int abc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	/* Q16 to ppm: f <= 2^16, so the product fits easily */
 	st.accel_frac = (u32)(((u64)q->accel_frac * ABC_PPM) >> FP_SHIFT);
 	st.qdelay_us = q->qdelay_us;
-	st.drops = q->drops;
+	st.drops = q->drop_overlimit;
 	st.estimating = !q->p.bandwidth;
 	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
 		st.qlen[qi] = q->qs[qi].qlen;
@@ -674,7 +667,7 @@ static void __exit abc_module_exit(void)
 module_init(abc_module_init);
 module_exit(abc_module_exit);
 
-MODULE_AUTHOR("ccmods");
-MODULE_DESCRIPTION("ABC router: accelerate/brake marking qdisc (NSDI 2020)");
+MODULE_AUTHOR("sch_abc contributors");
 MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("ABC router: accelerate/brake marking qdisc (NSDI 2020)");
 MODULE_ALIAS_NET_SCH("abc");

@@ -3,9 +3,9 @@
  * The ABC sender's window arithmetic (Goyal et al., "ABC: A Simple
  * Explicit Congestion Controller for Wireless Networks", NSDI 2020).
  *
- * Pure integer code with no kernel dependency beyond integer types: the
- * module (tcp_abc.c) and the userspace unit tests
- * (tests/unit/test_abc_window.c) compile the same text.
+ * Pure integer code in the kernel's own names: the module (tcp_abc.c)
+ * and the userspace unit tests (tests/unit/test_abc_window.c, through
+ * include/cc_user.h) compile the same text.
  *
  * Units: windows in bytes (u32), so that ACKs of any size count exactly
  * ("byte counting", sec. 3.1.1); the glue converts to packets of one MSS.
@@ -24,27 +24,32 @@
  *  - both are capped at 2 x the bytes in flight (but never below the
  *    initial window), so the window that does not limit cannot run away.
  *
- * Legacy ECN.  On stock kernels the brake is CE (DESIGN.md sec. 4), the
- * codepoint a classic ECN router also uses, so a single mark cannot tell
- * them apart.  Their patterns differ: Algorithm 1's token bucket
- * interleaves brakes and accelerates (the minority feedback comes in runs
- * of about one ACK, whatever f is), whereas a threshold AQM marks every
- * packet while its queue is above the threshold, so its marks come in
- * long runs.  Each round (one RTT of ACKs) with at least
- * ABC_DETECT_MIN ACKs of the minority kind scores +1 when the ECE
- * changes at least once per minority ACK (interleaved) and -1 when it
- * changes less than once per four (runs).  A score of
- * -ABC_LEGACY_ON or less turns on legacy-ECN mode, in which w_nonabc
- * is also cut, once per round, on a round with CE, as RFC 3168 asks; a
- * score back at 0 or above turns it off.  w_abc always follows ECE.
+ * Legacy ECN.  On stock kernels the brake is CE (see "The encoding on
+ * stock kernels" in Documentation/tcp_abc.rst), the codepoint a classic
+ * ECN router also uses, so a single mark cannot tell them apart.  Their
+ * patterns differ: Algorithm 1's token bucket interleaves brakes and
+ * accelerates (the minority feedback comes in runs of about one ACK,
+ * whatever f is), whereas a threshold AQM marks every packet while its
+ * queue is above the threshold, so its marks come in long runs.  Each
+ * round (one RTT of ACKs) with at least ABC_DETECT_MIN ACKs of the
+ * minority kind scores +1 when the ECE changes at least once per
+ * minority ACK (interleaved) and -1 when it changes less than once per
+ * four (runs).  A score of -ABC_LEGACY_ON or less turns on legacy-ECN
+ * mode, in which w_nonabc is also cut, once per round, on a round with
+ * CE, as RFC 3168 asks; a score back at 0 or above turns it off.  w_abc
+ * always follows ECE.
  */
 #ifndef _ABC_WINDOW_H
 #define _ABC_WINDOW_H
 
-#include "cc_fixedpoint.h"
-
-#ifndef __KERNEL__
-#include <stdbool.h>
+#ifdef __KERNEL__
+#include <linux/bits.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/types.h>
+#else
+#include "cc_user.h"
 #endif
 
 /* Windows are kept at or below 1 GiB: sums of two stay within a u32. */
@@ -134,16 +139,6 @@ struct abc_window {
 	u8 epoch_on;		/* CUBIC: an epoch is running */
 };
 
-static inline u32 abc_min_u32(u32 a, u32 b)
-{
-	return a < b ? a : b;
-}
-
-static inline u32 abc_max_u32(u32 a, u32 b)
-{
-	return a > b ? a : b;
-}
-
 static inline u32 abc_floor(u32 mss)
 {
 	return ABC_MIN_PKTS * mss;
@@ -152,9 +147,9 @@ static inline u32 abc_floor(u32 mss)
 /* a + b, no higher than ABC_WIN_MAX. */
 static inline u32 abc_add(u32 a, u32 b)
 {
-	a = abc_min_u32(a, ABC_WIN_MAX);
-	b = abc_min_u32(b, ABC_WIN_MAX);
-	return abc_min_u32(a + b, ABC_WIN_MAX);	/* a + b <= 2^31 */
+	a = min(a, ABC_WIN_MAX);
+	b = min(b, ABC_WIN_MAX);
+	return min(a + b, ABC_WIN_MAX);	/* a + b <= 2^31 */
 }
 
 /* a - b, no lower than lo. */
@@ -177,17 +172,15 @@ static inline u32 abc_ai(u32 w, u32 *acc, u32 acked, u32 mss)
 		return w;
 	n = *acc / w;
 	*acc -= n * w;
-	return abc_add(w, abc_min_u32(n, ABC_WIN_MAX / mss) * mss);
+	return abc_add(w, min(n, ABC_WIN_MAX / mss) * mss);
 }
 
 /* Start with both windows at the initial window, w_nonabc in slow start. */
 static inline void abc_window_init(struct abc_window *w, u32 init_pkts,
 				   u32 mss)
 {
-	u32 init;
+	u32 init = min(max(init_pkts, ABC_MIN_PKTS), ABC_WIN_MAX / mss) * mss;
 
-	init = abc_min_u32(abc_max_u32(init_pkts, ABC_MIN_PKTS),
-			   ABC_WIN_MAX / mss) * mss;
 	*w = (struct abc_window){
 		.w_abc = init,
 		.w_nonabc = init,
@@ -198,13 +191,13 @@ static inline void abc_window_init(struct abc_window *w, u32 init_pkts,
 /* The window the sender uses, in bytes. */
 static inline u32 abc_window_bytes(const struct abc_window *w, bool ecn)
 {
-	return ecn ? abc_min_u32(w->w_abc, w->w_nonabc) : w->w_nonabc;
+	return ecn ? min(w->w_abc, w->w_nonabc) : w->w_nonabc;
 }
 
 /* The legacy-ECN detector at the end of a round. */
 static inline void abc_round_end(struct abc_window *w)
 {
-	u32 m = abc_min_u32(w->rnd_accel, w->rnd_brake);
+	u32 m = min(w->rnd_accel, w->rnd_brake);
 
 	if (m >= ABC_DETECT_MIN) {
 		if (w->rnd_trans >= m && w->score < ABC_SCORE_MAX)
@@ -224,7 +217,7 @@ static inline void abc_round_end(struct abc_window *w)
 
 static inline u16 abc_inc16(u16 v)
 {
-	return v < 0xffff ? v + 1 : v;
+	return v < U16_MAX ? v + 1 : v;
 }
 
 /* v x num / ABC_CUBIC_SCALE for v a window (< 2^31) and num <= 1024. */
@@ -255,8 +248,7 @@ static inline u32 abc_cubic_k(u32 dw, u32 mss)
 {
 	u64 q = div_u64((u64)dw << 10, mss);	/* packets, Q10 */
 
-	if (q > ABC_CUBIC_DW_MAX)
-		q = ABC_CUBIC_DW_MAX;
+	q = min_t(u64, q, ABC_CUBIC_DW_MAX);
 	return abc_cbrt(div_u64(q << 30, ABC_CUBIC_C));
 }
 
@@ -265,10 +257,10 @@ static inline u32 abc_cubic_delta(u32 d, u32 mss)
 {
 	u64 p;
 
-	d = abc_min_u32(d, ABC_CUBIC_T_MAX);
+	d = min(d, ABC_CUBIC_T_MAX);
 	p = (((u64)d * d * d) >> 11) * ABC_CUBIC_C;	/* packets, Q29 */
-	p = ((p >> 19) * abc_min_u32(mss, ABC_CUBIC_MSS_MAX)) >> 10;
-	return p > ABC_WIN_MAX ? ABC_WIN_MAX : (u32)p;
+	p = ((p >> 19) * min(mss, ABC_CUBIC_MSS_MAX)) >> 10;
+	return (u32)min_t(u64, p, ABC_WIN_MAX);
 }
 
 /*
@@ -281,10 +273,9 @@ static inline void abc_nonabc_cut(struct abc_window *w, u32 cwnd, u32 mss)
 	w->prior_w_nonabc = w->w_nonabc;
 	w->prior_ssthresh = w->ssthresh;
 	w->prior_w_max = w->w_max;
-	cwnd = abc_min_u32(cwnd, ABC_WIN_MAX);
+	cwnd = min(cwnd, ABC_WIN_MAX);
 	w->w_max = cwnd < w->w_max ? abc_scale(cwnd, ABC_CUBIC_FC) : cwnd;
-	w->ssthresh = abc_max_u32(abc_scale(cwnd, ABC_CUBIC_BETA),
-				  abc_floor(mss));
+	w->ssthresh = max(abc_scale(cwnd, ABC_CUBIC_BETA), abc_floor(mss));
 	w->w_nonabc = w->ssthresh;
 	w->epoch_on = 0;
 }
@@ -297,7 +288,7 @@ static inline void abc_nonabc_cut(struct abc_window *w, u32 cwnd, u32 mss)
 static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 				u32 acked)
 {
-	u32 mss = abc_min_u32(a->mss, ABC_CUBIC_MSS_MAX);
+	u32 mss = min(a->mss, ABC_CUBIC_MSS_MAX);
 	u32 cwnd = w->w_nonabc;
 	u32 t, d, delta, target, alpha;
 	u64 num, inc;
@@ -322,8 +313,8 @@ static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 	delta = abc_cubic_delta(d, mss);
 	target = t > w->k ? abc_add(w->origin, delta) :
 			    abc_sub(w->origin, delta, 0);
-	target = abc_max_u32(target, cwnd);
-	target = abc_min_u32(target, abc_add(cwnd, cwnd / 2));
+	target = max(target, cwnd);
+	target = min(target, abc_add(cwnd, cwnd / 2));
 	inc = div_u64((u64)(target - cwnd) * acked, cwnd);
 	cwnd = abc_add(cwnd, (u32)inc);	/* inc <= acked / 2 */
 
@@ -331,9 +322,63 @@ static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 	alpha = w->w_est >= w->w_max ? ABC_CUBIC_SCALE : ABC_CUBIC_ALPHA;
 	num = (((u64)acked * mss * alpha) >> 10) + w->est_acc;
 	inc = div_u64_rem(num, w->w_nonabc, &w->est_acc);
-	w->w_est = abc_add(w->w_est, inc > ABC_WIN_MAX ? ABC_WIN_MAX : (u32)inc);
+	w->w_est = abc_add(w->w_est, (u32)min_t(u64, inc, ABC_WIN_MAX));
 
-	w->w_nonabc = abc_max_u32(cwnd, w->w_est);
+	w->w_nonabc = max(cwnd, w->w_est);
+}
+
+/*
+ * Eq. 3 on w_abc, w <- w +- 1 + 1/w per packet: the additive part from
+ * the window before this ACK, then +-acked, then the floor lo.  Also
+ * feeds the legacy-ECN detector and, in legacy mode, cuts w_nonabc on
+ * the round's first brake.
+ */
+static inline enum abc_event abc_feedback(struct abc_window *w,
+					  const struct abc_ack *a, u32 lo)
+{
+	enum abc_event ev;
+
+	w->w_abc = abc_ai(w->w_abc, &w->abc_acc, a->acked, a->mss);
+	if (a->ece) {
+		w->w_abc = abc_sub(w->w_abc, a->acked, lo);
+		w->brake += a->pkts;
+		w->rnd_brake = abc_inc16(w->rnd_brake);
+		ev = ABC_EV_BRAKE;
+	} else {
+		w->w_abc = abc_add(w->w_abc, a->acked);
+		w->accel += a->pkts;
+		w->rnd_accel = abc_inc16(w->rnd_accel);
+		ev = ABC_EV_ACCEL;
+	}
+	if (a->ece != !!w->last_ece)
+		w->rnd_trans = abc_inc16(w->rnd_trans);
+	w->last_ece = a->ece;
+
+	if (a->ece && w->legacy && !w->rnd_cut) {
+		abc_nonabc_cut(w, abc_window_bytes(w, true), a->mss);
+		w->prior_w_nonabc = 0;	/* CE is not undone */
+		w->rnd_cut = 1;
+		ev = ABC_EV_LEGACY_CUT;
+	}
+	return ev;
+}
+
+/* w_nonabc: slow start up to ssthresh, then CUBIC; held in recovery. */
+static inline void abc_nonabc_grow(struct abc_window *w,
+				   const struct abc_ack *a)
+{
+	u32 acked = a->acked;
+
+	if (a->recovery)
+		return;
+	if (w->w_nonabc < w->ssthresh) {
+		u32 ss = min(acked, w->ssthresh - w->w_nonabc);
+
+		w->w_nonabc = abc_add(w->w_nonabc, ss);
+		acked -= ss;
+	}
+	if (acked && w->w_nonabc >= w->ssthresh)
+		abc_cubic_ca(w, a, acked);
 }
 
 /* Per ACK: Eq. 3 on w_abc, CUBIC on w_nonabc, then the 2 x in-flight cap. */
@@ -349,61 +394,19 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 	if (!a->acked || !a->mss)
 		return ABC_EV_NONE;
 	/* Never divide by a window below the floor (zeroed state, MSS up). */
-	w->w_abc = abc_max_u32(w->w_abc, lo);
-	w->w_nonabc = abc_max_u32(w->w_nonabc, lo);
+	w->w_abc = max(w->w_abc, lo);
+	w->w_nonabc = max(w->w_nonabc, lo);
 
-	if (a->ecn) {
-		/*
-		 * Eq. 3, w <- w +- 1 + 1/w per packet: the additive part
-		 * from the window before this ACK, then +-acked, then the
-		 * floor.
-		 */
-		w->w_abc = abc_ai(w->w_abc, &w->abc_acc, a->acked, a->mss);
-		if (a->ece) {
-			w->w_abc = abc_sub(w->w_abc, a->acked, lo);
-			w->brake += a->pkts;
-			w->rnd_brake = abc_inc16(w->rnd_brake);
-			ev = ABC_EV_BRAKE;
-		} else {
-			w->w_abc = abc_add(w->w_abc, a->acked);
-			w->accel += a->pkts;
-			w->rnd_accel = abc_inc16(w->rnd_accel);
-			ev = ABC_EV_ACCEL;
-		}
-		if (a->ece != !!w->last_ece)
-			w->rnd_trans = abc_inc16(w->rnd_trans);
-		w->last_ece = a->ece;
-
-		if (a->ece && w->legacy && !w->rnd_cut) {
-			abc_nonabc_cut(w, abc_window_bytes(w, true), a->mss);
-			w->prior_w_nonabc = 0;	/* CE is not undone */
-			w->rnd_cut = 1;
-			ev = ABC_EV_LEGACY_CUT;
-		}
-	}
-
-	/* Slow start up to ssthresh, then CUBIC. */
-	if (!a->recovery) {
-		u32 acked = a->acked;
-
-		if (w->w_nonabc < w->ssthresh) {
-			u32 room = w->ssthresh - w->w_nonabc;
-			u32 ss = abc_min_u32(acked, room);
-
-			w->w_nonabc = abc_add(w->w_nonabc, ss);
-			acked -= ss;
-		}
-		if (acked && w->w_nonabc >= w->ssthresh)
-			abc_cubic_ca(w, a, acked);
-	}
+	if (a->ecn)
+		ev = abc_feedback(w, a, lo);
+	abc_nonabc_grow(w, a);
 
 	/* sec. 4.1: neither window may exceed twice what is in flight. */
 	cap = abc_add(a->inflight, a->inflight);
-	cap = abc_max_u32(cap, abc_min_u32(ABC_CAP_MIN_PKTS,
-					   ABC_WIN_MAX / a->mss) * a->mss);
-	w->w_abc = abc_max_u32(abc_min_u32(w->w_abc, cap), lo);
-	w->w_nonabc = abc_max_u32(abc_min_u32(w->w_nonabc, cap), lo);
-	w->w_est = abc_min_u32(w->w_est, cap);
+	cap = max(cap, min(ABC_CAP_MIN_PKTS, ABC_WIN_MAX / a->mss) * a->mss);
+	w->w_abc = max(min(w->w_abc, cap), lo);
+	w->w_nonabc = max(min(w->w_nonabc, cap), lo);
+	w->w_est = min(w->w_est, cap);
 	return ev;
 }
 
@@ -441,8 +444,8 @@ static inline enum abc_event abc_on_undo(struct abc_window *w)
 {
 	if (!w->prior_w_nonabc)
 		return ABC_EV_NONE;
-	w->w_nonabc = abc_max_u32(w->w_nonabc, w->prior_w_nonabc);
-	w->ssthresh = abc_max_u32(w->ssthresh, w->prior_ssthresh);
+	w->w_nonabc = max(w->w_nonabc, w->prior_w_nonabc);
+	w->ssthresh = max(w->ssthresh, w->prior_ssthresh);
 	w->w_max = w->prior_w_max;
 	w->prior_w_nonabc = 0;
 	w->epoch_on = 0;

@@ -3,9 +3,10 @@
  * ABC: Accel-Brake Control (Goyal et al., NSDI 2020) as a pluggable TCP
  * congestion control named "abc", sender and receiver.
  *
- * Encoding on stock kernels (DESIGN.md sec. 4): data leaves ECT; an ABC
- * router (sch_abc) keeps ECT for accelerate and sets CE for brake; the
- * receiving socket echoes every packet's CE state in ECE precisely.
+ * Encoding on stock kernels (Documentation/tcp_abc.rst): data leaves
+ * ECT; an ABC router (sch_abc) keeps ECT for accelerate and sets CE for
+ * brake; the receiving socket echoes every packet's CE state in ECE
+ * precisely.
  *
  * Receiver: a one-bit CE state (as DCTCP).  When a packet's CE state
  * differs from the last one, a pending delayed ACK is sent first with
@@ -34,6 +35,8 @@
  *  - a peer that did not negotiate ECN gets w_nonabc alone (CUBIC), a
  *    mode keyed on TCP_ECN_OK, and Not-ECT packets (abc_init()).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/inet_diag.h>
@@ -41,6 +44,7 @@
 #include <net/inet_ecn.h>
 
 #include "cc_compat.h"
+#include "cc_tcp.h"
 #include "abc_window.h"
 
 #define CREATE_TRACE_POINTS
@@ -61,11 +65,16 @@ static bool abc_ecn_ok(const struct tcp_sock *tp)
 	return tp->ecn_flags & TCP_ECN_OK;
 }
 
+static u32 abc_mss(const struct tcp_sock *tp)
+{
+	return max_t(u32, tp->mss_cache, 1);
+}
+
 static u32 abc_cwnd_pkts(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct abc_sock *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 mss = abc_mss(tp);
 	u32 pkts = abc_window_bytes(&ca->win, abc_ecn_ok(tp)) / mss;
 
 	return clamp_t(u32, pkts, ABC_MIN_PKTS, tp->snd_cwnd_clamp);
@@ -79,11 +88,17 @@ static void abc_trace(struct sock *sk, int ev, u32 acked, u32 inflight)
 			 tcp_snd_cwnd(tcp_sk(sk)));
 }
 
+/*
+ * Runs twice on a passive open: from abc_main() for the ACK of the
+ * SYN-ACK, then from tcp_init_transfer(), which starts over from the
+ * initial window.  A second run is harmless: the ops move only away from
+ * tcp_abc_ops, never from tcp_abc_noecn_ops or a wrapper's ops.
+ */
 static void abc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct abc_sock *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 mss = abc_mss(tp);
 
 	abc_window_init(&ca->win, tcp_snd_cwnd(tp), mss);
 	ca->next_round_delivered = tp->delivered;
@@ -125,7 +140,7 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct abc_sock *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 mss = abc_mss(tp);
 	u8 state = inet_csk(sk)->icsk_ca_state;
 	struct abc_ack a = {};
 	enum abc_event ev;
@@ -135,7 +150,7 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	 * A passive open acks its SYN-ACK before .init runs (tcp_ack comes
 	 * before tcp_init_transfer): start from the initial window then.
 	 */
-	if (unlikely(!ca->win.w_abc))
+	if (cc_ca_uninitialised(sk))
 		abc_init(sk);
 	abc_noecn_dontxmit(sk);
 	if (rs->acked_sacked > 0 &&
@@ -190,7 +205,9 @@ static void abc_ece_set(struct sock *sk, u8 ce)
  * ECE stays set from the first CE until the sender's CWR; ABC needs one
  * echo per packet instead.  The delayed ACK pending for earlier packets
  * carries their state, so it goes out first; the state is set again on
- * every packet because a CWR from the sender clears it.
+ * every packet because a CWR from the sender clears it.  This is DCTCP's
+ * CE state machine, dctcp_ece_ack_update() in net/ipv4/tcp_dctcp.h (a
+ * header private to net/ipv4, so out of reach of this module).
  */
 static void abc_ce_event(struct sock *sk, u8 ce)
 {
@@ -237,7 +254,7 @@ static void abc_set_state(struct sock *sk, u8 new_state)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct abc_sock *ca = inet_csk_ca(sk);
 	u8 old = inet_csk(sk)->icsk_ca_state;
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 mss = abc_mss(tp);
 	u32 cwnd = min_t(u64, (u64)tcp_snd_cwnd(tp) * mss, ABC_WIN_MAX);
 	enum abc_event ev;
 
@@ -261,7 +278,7 @@ static u32 abc_ssthresh(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct abc_sock *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 mss = abc_mss(tp);
 
 	if (ca->win.ssthresh >= ABC_SSTHRESH_INF)
 		return TCP_INFINITE_SSTHRESH;
@@ -291,7 +308,7 @@ static size_t abc_get_info(struct sock *sk, u32 ext, int *attr,
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct abc_sock *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 mss = abc_mss(tp);
 
 	if (ext & (1 << (INET_DIAG_DCTCPINFO - 1)) ||
 	    ext & (1 << (INET_DIAG_VEGASINFO - 1))) {

@@ -43,14 +43,13 @@
 #ifndef _ETC_CORE_H
 #define _ETC_CORE_H
 
-#include "cc_fixedpoint.h"
-
-#ifndef __KERNEL__
-#include <stdbool.h>
+#ifdef __KERNEL__
+#include <linux/time64.h>
+#include <net/tcp.h>
 #endif
 
-#define ETC_USEC_PER_SEC	1000000ULL
-#define ETC_U32_MAX		(~0U)
+#include "cc_fixedpoint.h"
+
 /* r is an EWMA over rounds with gain 1/2^3: about 8 RTTs of memory. */
 #define ETC_RCV_EWMA_SHIFT	3
 /* Force an increase after this many RTTs without a rate change (Alg. 1). */
@@ -78,7 +77,7 @@
  */
 #define ETC_DRAIN_MAX_RTTS	4
 /* min RTT expires after 10 s, so a standing queue of others is learnt. */
-#define ETC_MIN_RTT_WIN_US	(10U * 1000 * 1000)
+#define ETC_MIN_RTT_WIN_US	(10 * USEC_PER_SEC)
 /* 1.1 in Q16: "significant increase" of the receiving rate (sec. 3.2). */
 #define ETC_RISE_Q16		72090U
 /* r below 3/4 of r_max is "far from r_max": sample r_max again. */
@@ -110,6 +109,11 @@
 #define ETC_HEAVY_LOSS_SHIFT	5
 #define ETC_HEAVY_LOSS_MIN	3
 #define ETC_HI_MD_SHIFT		3
+/*
+ * No handshake RTT (srtt_us still 0): assume a wide-area 100 ms, so the
+ * initial rate of 10 packets per RTT errs low on a short path.
+ */
+#define ETC_RTT_DEFAULT_US	(100 * USEC_PER_MSEC)
 /* Rates are kept below 2^44 bytes/s (~140 Tbit/s): products stay in u64. */
 #define ETC_MAX_RATE		BIT_ULL(44)
 
@@ -167,7 +171,7 @@ struct etc_core {
 	u64 rcv;		/* receiving rate r (about 8 RTTs), bytes/s */
 	u64 rcv_max;		/* r_max, bytes/s */
 	u64 rcv_now;		/* receiving rate of the last round, bytes/s */
-	u32 min_rtt_us;		/* min of first-packet RTTs, ETC_U32_MAX if none */
+	u32 min_rtt_us;		/* min of first-packet RTTs, ETC_NO_RTT if none */
 	u32 min_rtt_stamp;	/* when min_rtt_us was taken */
 	u32 rtt_round_us;	/* min first-packet RTT this round */
 	/*
@@ -208,28 +212,23 @@ struct etc_core {
 
 #define ETC_BURST_ACKS_MAX	3
 
-#define ETC_NO_RTT	(~0U)
-
-static inline bool etc_after(u32 a, u32 b)
-{
-	return (s32)(a - b) > 0;
-}
+#define ETC_NO_RTT	U32_MAX
 
 /* bytes * 10^6 / us, saturating; 0 when us is 0. */
 static inline u64 etc_bytes_per_sec(u64 bytes, u32 us)
 {
 	if (!us)
 		return 0;
-	if (bytes > U64_MAX / ETC_USEC_PER_SEC)
+	if (bytes > U64_MAX / USEC_PER_SEC)
 		return ETC_MAX_RATE;
-	bytes = div_u64(bytes * ETC_USEC_PER_SEC, us);
+	bytes = div_u64(bytes * USEC_PER_SEC, us);
 	return bytes > ETC_MAX_RATE ? ETC_MAX_RATE : bytes;
 }
 
 /* rate x us / 10^6: bytes sent at @rate in @us. */
 static inline u64 etc_rate_bytes(u64 rate, u32 us)
 {
-	return div_u64(rate * us, ETC_USEC_PER_SEC);
+	return div_u64(rate * us, USEC_PER_SEC);
 }
 
 /**
@@ -293,16 +292,16 @@ static inline u32 etc_drain_us(u64 inflight, u64 s, u32 min_rtt_us, u32 eta)
 
 	if (min_rtt_us == ETC_NO_RTT || !s || eta >= FP_ONE)
 		return 0;
-	if (max > ETC_U32_MAX)
-		max = ETC_U32_MAX;
+	if (max > U32_MAX)
+		max = U32_MAX;
 	bdp = etc_rate_bytes(s, min_rtt_us);
 	if (inflight <= bdp)
 		return 0;
 	den = fp_mul(s, FP_ONE - eta);	/* bytes/s drained */
 	inflight -= bdp;
-	if (!den || inflight > U64_MAX / ETC_USEC_PER_SEC)
+	if (!den || inflight > U64_MAX / USEC_PER_SEC)
 		return (u32)max;
-	t = div64_u64(inflight * ETC_USEC_PER_SEC, den);
+	t = div64_u64(inflight * USEC_PER_SEC, den);
 	return t > max ? (u32)max : (u32)t;
 }
 
@@ -320,11 +319,14 @@ static inline u64 etc_model_rp(u64 cl, u64 rc, u64 rb)
 	return fp_mul(cl, fp_div(rb, rb + rc));
 }
 
-/* Lowest rate: one burst per min RTT, so ACKs keep coming. */
+/*
+ * Lowest rate: one burst per min RTT, so ACKs keep coming; one per second
+ * until an RTT is known.
+ */
 static inline u64 etc_floor_rate(const struct etc_core *e,
 				 const struct etc_params *p, u32 mss)
 {
-	u32 rtt = e->min_rtt_us == ETC_NO_RTT ? 1000000 : e->min_rtt_us;
+	u32 rtt = e->min_rtt_us == ETC_NO_RTT ? USEC_PER_SEC : e->min_rtt_us;
 
 	return etc_bytes_per_sec((u64)p->burst * mss, rtt ? rtt : 1);
 }
@@ -343,7 +345,7 @@ static inline void etc_apply_floor(struct etc_core *e,
  * etc_core_init() - Start a connection at 10 packets per RTT (sec. 6.1).
  * @e: state
  * @mss: segment size
- * @rtt_us: handshake RTT, 0 if unknown (then 100 ms is assumed)
+ * @rtt_us: handshake RTT, 0 if unknown (then ETC_RTT_DEFAULT_US)
  * @now_us: current time
  */
 static inline void etc_core_init(struct etc_core *e, u32 mss, u32 rtt_us,
@@ -352,7 +354,8 @@ static inline void etc_core_init(struct etc_core *e, u32 mss, u32 rtt_us,
 	*e = (struct etc_core){ 0 };
 	e->min_rtt_us = ETC_NO_RTT;
 	e->rtt_round_us = ETC_NO_RTT;
-	e->rate = etc_bytes_per_sec(10ULL * mss, rtt_us ? rtt_us : 100000);
+	e->rate = etc_bytes_per_sec(10ULL * mss,
+				    rtt_us ? rtt_us : ETC_RTT_DEFAULT_US);
 	e->min_rtt_stamp = now_us;
 	e->round_start_us = now_us;
 	e->burst_t1 = now_us;
@@ -414,7 +417,7 @@ static inline void etc_close_burst(struct etc_core *e)
 	 */
 	if (e->min_rtt_us != ETC_NO_RTT && us > e->min_rtt_us)
 		return;
-	if (e->rp_pkts > ETC_U32_MAX - pkts || e->rp_us > ETC_U32_MAX - us)
+	if (e->rp_pkts > U32_MAX - pkts || e->rp_us > U32_MAX - us)
 		return;
 	e->rp_pkts += pkts;
 	e->rp_us += us;
@@ -605,7 +608,7 @@ static inline bool etc_update_inflight_hi(struct etc_core *e,
 {
 	u64 sent = (u64)pkts + e->round_lost;
 	u64 in = a->mss ? div_u64(a->inflight, a->mss) : 0;
-	u32 inflight = in > ETC_U32_MAX ? ETC_U32_MAX : (u32)in;
+	u32 inflight = in > U32_MAX ? U32_MAX : (u32)in;
 	u32 floor = 2 * p->burst, step;
 
 	if (e->round_lost < ETC_HEAVY_LOSS_MIN ||
@@ -616,8 +619,8 @@ static inline bool etc_update_inflight_hi(struct etc_core *e,
 		if (!e->round_lost && !etc_queue_seen(e, p) &&
 		    e->inflight_hi >> ETC_HI_MD_SHIFT)
 			step = e->inflight_hi >> ETC_HI_MD_SHIFT;
-		e->inflight_hi = e->inflight_hi > ETC_U32_MAX - step ?
-				 ETC_U32_MAX : e->inflight_hi + step;
+		e->inflight_hi = e->inflight_hi > U32_MAX - step ?
+				 U32_MAX : e->inflight_hi + step;
 		return false;
 	}
 	if (e->round_app_limited)
@@ -649,70 +652,48 @@ static inline void etc_end_phase(struct etc_core *e)
 	e->rtt_ref_us = 0;
 }
 
-/*
- * Algorithm 1, RateUpdate(), at the end of a round; @heavy: the round
- * lost heavily, which decreases and drains as a gradient trip does.
- */
-static inline enum etc_event etc_rate_update(struct etc_core *e,
-					     const struct etc_params *p,
-					     const struct etc_ack *a,
-					     bool heavy)
+/* A round without a rate change. */
+static inline void etc_count_idle(struct etc_core *e)
 {
-	u64 floor = etc_floor_rate(e, p, a->mss);
+	if (e->idle_rounds < 255)
+		e->idle_rounds++;
+}
+
+/* Eq. 1, at most ETC_MAX_STEP times s. */
+static inline enum etc_event etc_rate_increase(struct etc_core *e,
+					       const struct etc_params *p)
+{
+	u64 n = etc_increase(e->rate, e->rp, p->alpha);
+
+	if (n > e->rate * ETC_MAX_STEP)
+		n = e->rate * ETC_MAX_STEP;
+	e->idle_rounds = 0;
+	e->grad_rounds = 0;
+	if (n == e->rate)
+		return ETC_EV_NONE;
+	e->rate = n;
+	return ETC_EV_INCREASE;
+}
+
+/*
+ * Sec. 3.4: decrease to (s + r) / 2, then drain at eta x s for t_d
+ * (Eq. 2), or hold one RTT when nothing exceeds the BDP.
+ */
+static inline enum etc_event etc_rate_decrease(struct etc_core *e,
+					       const struct etc_params *p,
+					       const struct etc_ack *a)
+{
 	u64 drain_base;
-	s64 g;
 	u32 td;
 
-	if (e->phase != ETC_CRUISE)
-		return ETC_EV_NONE;
-	if (!e->rtt_ref_us) {
-		/* first round after a drain: only take the reference */
-		if (e->rtt_round_us != ETC_NO_RTT)
-			e->rtt_ref_us = e->rtt_round_us;
-		return ETC_EV_NONE;
-	}
-	if (e->rtt_round_us < e->rtt_ref_us)
-		e->rtt_ref_us = e->rtt_round_us;
-	if (heavy)
-		goto decrease;
-	g = etc_gradient(e);
-
-	/* "holds": within a quarter of the threshold */
-	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS) {
-		u64 n = etc_increase(e->rate, e->rp, p->alpha);
-
-		if (n > e->rate * ETC_MAX_STEP)
-			n = e->rate * ETC_MAX_STEP;
-		e->idle_rounds = 0;
-		e->grad_rounds = 0;
-		if (n == e->rate)
-			return ETC_EV_NONE;
-		e->rate = n;
-		return ETC_EV_INCREASE;
-	}
-	if (g < (s64)p->grad) {
-		e->grad_rounds = 0;
-		if (e->idle_rounds < 255)
-			e->idle_rounds++;
-		return ETC_EV_NONE;
-	}
-	if (a->delivered - e->round_dlv < ETC_FEW_BURSTS * p->burst &&
-	    ++e->grad_rounds < ETC_GRAD_CONFIRM_ROUNDS) {
-		if (e->idle_rounds < 255)
-			e->idle_rounds++;
-		return ETC_EV_NONE;
-	}
-decrease:
 	e->grad_rounds = 0;
-
+	e->idle_rounds = 0;
 	/*
 	 * "the current receiving rate": the last round's, not the 8-RTT
 	 * average, which lags a capacity drop by several RTTs.
 	 */
-	e->idle_rounds = 0;
 	e->rate = etc_decrease(e->rate, e->rcv_now);
-	if (e->rate < floor)
-		e->rate = floor;
+	etc_apply_floor(e, p, a->mss);
 	/*
 	 * Eq. 2 assumes the bottleneck drains at s; right after a capacity
 	 * drop s is still above what it delivers, so use min(s, r) for both
@@ -727,6 +708,57 @@ decrease:
 	etc_start_phase(e, ETC_HOLD, a->now_us,
 			e->min_rtt_us == ETC_NO_RTT ? 0 : e->min_rtt_us);
 	return ETC_EV_DECREASE;
+}
+
+/*
+ * The RTT gradient's verdict: increase while the RTT holds (within a
+ * quarter of the threshold) or after ETC_FORCE_INC_ROUNDS without a
+ * change, decrease above the threshold (confirmed by a second round when
+ * the round had few bursts), else wait.
+ */
+static inline enum etc_event etc_rate_gradient(struct etc_core *e,
+					       const struct etc_params *p,
+					       const struct etc_ack *a)
+{
+	s64 g = etc_gradient(e);
+
+	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS)
+		return etc_rate_increase(e, p);
+	if (g < (s64)p->grad) {
+		e->grad_rounds = 0;
+		etc_count_idle(e);
+		return ETC_EV_NONE;
+	}
+	if (a->delivered - e->round_dlv < ETC_FEW_BURSTS * p->burst &&
+	    ++e->grad_rounds < ETC_GRAD_CONFIRM_ROUNDS) {
+		etc_count_idle(e);
+		return ETC_EV_NONE;
+	}
+	return etc_rate_decrease(e, p, a);
+}
+
+/*
+ * Algorithm 1, RateUpdate(), at the end of a round; @heavy: the round
+ * lost heavily, which decreases and drains as a gradient trip does.
+ */
+static inline enum etc_event etc_rate_update(struct etc_core *e,
+					     const struct etc_params *p,
+					     const struct etc_ack *a,
+					     bool heavy)
+{
+	if (e->phase != ETC_CRUISE)
+		return ETC_EV_NONE;
+	if (!e->rtt_ref_us) {
+		/* first round after a drain: only take the reference */
+		if (e->rtt_round_us != ETC_NO_RTT)
+			e->rtt_ref_us = e->rtt_round_us;
+		return ETC_EV_NONE;
+	}
+	if (e->rtt_round_us < e->rtt_ref_us)
+		e->rtt_ref_us = e->rtt_round_us;
+	if (heavy)
+		return etc_rate_decrease(e, p, a);
+	return etc_rate_gradient(e, p, a);
 }
 
 /*
@@ -821,8 +853,8 @@ static inline enum etc_event etc_on_ack(struct etc_core *e,
 		etc_rtt_sample(e, a->rtt_us, a->now_us);
 
 	/* A round ends when a packet sent after it began is delivered. */
-	if (!etc_after(e->round_dlv, a->prior_delivered) &&
-	    etc_after(a->delivered, e->round_dlv)) {
+	if (!after(e->round_dlv, a->prior_delivered) &&
+	    after(a->delivered, e->round_dlv)) {
 		enum etc_event r = etc_end_round(e, p, a);
 
 		if (r != ETC_EV_NONE)
@@ -832,12 +864,18 @@ static inline enum etc_event etc_on_ack(struct etc_core *e,
 	return ev;
 }
 
-/*
- * Retransmission timeout: the path is in trouble or changed.  Halve the
- * rate (not a collapse to a tiny rate), restart detection and let the
- * next round re-learn r_max and Rp.
+/**
+ * etc_on_rto() - Retransmission timeout: the path is in trouble or changed.
+ * @e: state
+ * @p: parameters
+ * @mss: segment size
+ *
+ * Halve the rate (not a collapse to a tiny rate, nor below
+ * etc_floor_rate()), restart detection and let the next round re-learn
+ * r_max and Rp.  The glue then reads etc_pacing_rate().
  */
-static inline void etc_on_rto(struct etc_core *e)
+static inline void etc_on_rto(struct etc_core *e, const struct etc_params *p,
+			      u32 mss)
 {
 	e->rate >>= 1;
 	e->rcv_max = 0;
@@ -846,6 +884,7 @@ static inline void etc_on_rto(struct etc_core *e)
 	etc_end_phase(e);
 	e->idle_rounds = 0;
 	e->grad_rounds = 0;
+	etc_apply_floor(e, p, mss);
 }
 
 /**

@@ -21,6 +21,8 @@
  *  - app-limited samples (rs->is_app_limited) never lower the path
  *    model; sending after idle (CA_EVENT_TX_START) ends a drain or hold.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/kernel.h>
@@ -29,6 +31,7 @@
 
 #include "cc_compat.h"
 #include "cc_param.h"
+#include "cc_tcp.h"
 #include "etc_core.h"
 
 #define CREATE_TRACE_POINTS
@@ -51,14 +54,11 @@ static unsigned int etc_burst = 8;
 
 static int etc_burst_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v;
-
-	if (kstrtouint(val, 0, &v) || v < ETC_BURST_MIN || v > ETC_BURST_MAX) {
-		pr_err("tcp_etc: burst: refused: an integer from %u to %u expected\n",
+	if (param_set_uint_minmax(val, kp, ETC_BURST_MIN, ETC_BURST_MAX)) {
+		pr_err("burst: refused: an integer from %u to %u expected\n",
 		       ETC_BURST_MIN, ETC_BURST_MAX);
 		return -EINVAL;
 	}
-	WRITE_ONCE(etc_burst, v);
 	return 0;
 }
 
@@ -120,10 +120,10 @@ static void etc_main(struct sock *sk, u32 ack, int flag,
 	enum etc_event ev;
 
 	/*
-	 * A passive open acks its SYN-ACK before .init has run; the rate
-	 * is never 0 once initialised (etc_floor_rate()).
+	 * A passive open acks its SYN-ACK before .init has run.  .init runs
+	 * again right after this ACK and starts afresh, as it would have.
 	 */
-	if (unlikely(!e->rate))
+	if (cc_ca_uninitialised(sk))
 		etc_init(sk);
 	etc_read_params(&p);
 	a.now_us = (u32)tp->tcp_mstamp;
@@ -155,8 +155,7 @@ static void etc_set_state(struct sock *sk, u8 new_state)
 		struct etc_params p;
 
 		etc_read_params(&p);
-		etc_on_rto(e);
-		etc_apply_floor(e, &p, tcp_sk(sk)->mss_cache);
+		etc_on_rto(e, &p, tcp_sk(sk)->mss_cache);
 		cc_set_pacing_rate(sk, etc_pacing_rate(e, &p));
 		trace_etc_update(sk, e, ETC_EV_RTO);
 	}
@@ -175,7 +174,7 @@ static void etc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 	struct etc_params p;
 	enum etc_event ev;
 
-	if (event != CA_EVENT_TX_START || unlikely(!e->rate))
+	if (event != CA_EVENT_TX_START || cc_ca_uninitialised(sk))
 		return;
 	if (!tp->app_limited && inet_csk(sk)->icsk_ca_state != TCP_CA_Loss)
 		return;

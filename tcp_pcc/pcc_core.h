@@ -3,27 +3,30 @@
  * PCC Allegro (Dong et al., NSDI '15) without kernel dependencies: the
  * monitor-interval bookkeeping of sec. 3.1, the utility functions of sec.
  * 2.2 and 2.4, and the starting / decision-making / rate-adjusting control
- * of sec. 3.2.  Compiled into tcp_pcc.ko and into tests/unit/test_pcc_core.c.
+ * of sec. 3.2.  Compiled into tcp_pcc.ko, tests/unit/test_pcc_core.c and
+ * tests/model/pcc_flows.c.
  *
  * Rates are bytes per second in a u32 (so at most 4 GB/s, 34 Gbit/s, per
  * flow); utilities are s64 in bytes per second, Q16.  Times are the low 32
- * bits of the microsecond TCP clock, compared with signed differences,
- * which are exact within 2^31 us (35.8 min).  No MI stays open that long:
- * the caller drops the MIs with pcc_on_idle_restart() on a send after idle
- * and whenever pcc_mon_stale(), checked on every ACK, says so.  So no idle
- * period, however long, leaves an MI waiting for the clock to wrap.
+ * bits of the microsecond TCP clock, compared with before() as sequence
+ * numbers are, which is exact within 2^31 us (35.8 min).  No MI stays open
+ * that long: the caller drops the MIs with pcc_on_idle_restart() on a send
+ * after idle and whenever pcc_mon_stale(), checked on every ACK, says so.
+ * So no idle period, however long, leaves an MI waiting for the clock to
+ * wrap.
  */
 #ifndef _PCC_CORE_H
 #define _PCC_CORE_H
 
-#include "cc_fixedpoint.h"
-
-#ifndef __KERNEL__
-#include <stdbool.h>
+#ifdef __KERNEL__
+#include <linux/math.h>
+#include <linux/time64.h>
+#include <net/tcp.h>
 #endif
 
-#define PCC_USEC_PER_SEC	1000000U
-#define PCC_RATE_MAX		0xffffffffU	/* bytes/s */
+#include "cc_fixedpoint.h"
+
+#define PCC_RATE_MAX		U32_MAX		/* bytes/s */
 
 /* MI length: max(time for 10 packets, uniform [1.7, 2.2] x RTT), sec. 3.1 */
 #define PCC_MI_MIN_PKTS		10
@@ -39,15 +42,15 @@
 #define PCC_ADJUST_MAX_STEP	32768U
 
 /* Longest MI; pcc_mon_stale()'s bound grows with it. */
-#define PCC_MI_MAX_US		(60U * PCC_USEC_PER_SEC)
+#define PCC_MI_MAX_US		(60U * USEC_PER_SEC)
 /*
  * An MI is stale once open longer than 1 s plus 8 planned MI lengths
  * (>= 13.6 RTT; results come about 1.5 RTT after an MI ends), and at
  * most 10 min, far within the 35.8 min of signed u32 comparisons.
  */
-#define PCC_STALE_SLACK_US	PCC_USEC_PER_SEC
+#define PCC_STALE_SLACK_US	USEC_PER_SEC
 #define PCC_STALE_MIS		8
-#define PCC_STALE_MAX_US	(600U * PCC_USEC_PER_SEC)
+#define PCC_STALE_MAX_US	(600U * USEC_PER_SEC)
 
 enum pcc_utility_kind {
 	PCC_UTIL_LOSS,		/* sec. 2.2, the default */
@@ -61,11 +64,6 @@ struct pcc_params {
 	u32 utility;		/* enum pcc_utility_kind */
 };
 
-static inline bool pcc_before(u32 a, u32 b)
-{
-	return (s32)(a - b) < 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Utility                                                             */
 /* ------------------------------------------------------------------ */
@@ -76,8 +74,8 @@ static inline u64 pcc_per_sec(u64 v, u32 dur_us)
 	u32 rem;
 	u64 q = div_u64_rem(v, dur_us, &rem);
 
-	return q * PCC_USEC_PER_SEC +
-	       div_u64((u64)rem * PCC_USEC_PER_SEC + (dur_us >> 1), dur_us);
+	return q * USEC_PER_SEC +
+	       div_u64((u64)rem * USEC_PER_SEC + (dur_us >> 1), dur_us);
 }
 
 /* Sigmoid_k(num / den) = 1 / (1 + e^(k num / den)) in Q16; k in Q16. */
@@ -138,7 +136,8 @@ static inline s64 pcc_utility(const struct pcc_params *p, u64 delivered,
 	u = (s64)gain - (s64)pain;
 
 	if (p->utility == PCC_UTIL_LATENCY && rtt_us) {
-		u64 mag = div64_u64((u < 0 ? -(u64)u : (u64)u) * 1000, rtt_us);
+		u64 mag = div64_u64((u < 0 ? -(u64)u : (u64)u) * USEC_PER_MSEC,
+				    rtt_us);
 
 		u = u < 0 ? -(s64)mag : (s64)mag;
 	}
@@ -195,7 +194,7 @@ struct pcc_result {
 /* Duration of an MI: max(10 packets at @rate, [1.7, 2.2] x @rtt_us). */
 static inline u32 pcc_mi_duration(u32 rate, u32 mss, u32 rtt_us, u32 rnd)
 {
-	u64 pkts = div_u64((u64)PCC_MI_MIN_PKTS * mss * PCC_USEC_PER_SEC,
+	u64 pkts = div_u64((u64)PCC_MI_MIN_PKTS * mss * USEC_PER_SEC,
 			   rate ? rate : 1);
 	u32 frac = PCC_MI_RTT_LO + (u32)(((u64)rnd * PCC_MI_RTT_SPAN) >> 32);
 	u64 rtt = ((u64)rtt_us * frac) >> FP_SHIFT;
@@ -224,7 +223,7 @@ static inline void pcc_mi_add(struct pcc_mi *mi, u32 acked, u32 rtt_us)
 {
 	mi->delivered += acked;
 	/* A prefix of the samples is enough for the mean; never overflow. */
-	if (rtt_us && mi->rtt_cnt < 0xffff && mi->rtt_sum + rtt_us >= rtt_us) {
+	if (rtt_us && mi->rtt_cnt < U16_MAX && mi->rtt_sum + rtt_us >= rtt_us) {
 		mi->rtt_sum += rtt_us;
 		mi->rtt_cnt++;
 	}
@@ -270,21 +269,21 @@ static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
 		old->lost += lost;
 		if (!acked)
 			return false;
-		if (pcc_before(sent, old->end)) {
-			if (!pcc_before(sent, old->start))
+		if (before(sent, old->end)) {
+			if (!before(sent, old->start))
 				pcc_mi_add(old, acked, rtt_us);
 			return false;
 		}
-		if (!pcc_before(sent, m->cur.start))
+		if (!before(sent, m->cur.start))
 			pcc_mi_add(&m->cur, acked, rtt_us);
-		if (pcc_before(sent, old->end + m->settle_us))
+		if (before(sent, old->end + m->settle_us))
 			return false;
 		old->open = 0;
 		pcc_mi_result(m, old, r);
 		return true;
 	}
 	m->cur.lost += lost;
-	if (acked && !pcc_before(sent, m->cur.start))
+	if (acked && !before(sent, m->cur.start))
 		pcc_mi_add(&m->cur, acked, rtt_us);
 	return false;
 }
@@ -292,7 +291,7 @@ static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
 /* Time to start the next MI (or the first after a drop), and is there room? */
 static inline bool pcc_mon_due(const struct pcc_mon *m, u32 now)
 {
-	return (!m->cur.open || !pcc_before(now, m->cur.end)) && !m->old.open;
+	return (!m->cur.open || !before(now, m->cur.end)) && !m->old.open;
 }
 
 /**
@@ -385,8 +384,7 @@ struct pcc_ctl {
  * Starting: a fall in utility is only believed when an MI at the same rate
  * shows it again, unless the MI clearly met congestion.
  * An MI of the first doublings holds 17-90 packets, so one random loss
- * puts it past 5 %: at 1 % random loss the first fall ended the starting
- * state at 2.8 Mbit/s of 20 in the guest (Documentation/tcp_pcc.rst).
+ * puts it past 5 % (Documentation/tcp_pcc.rst).
  */
 enum pcc_retry {
 	PCC_RETRY_NONE,
@@ -475,7 +473,7 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
 		if (c->launched) {
 			u32 step;
 
-			if (c->step < 0xff)
+			if (c->step < U8_MAX)
 				c->step++;
 			step = (u32)c->step * p->eps_min;
 			if (step > PCC_ADJUST_MAX_STEP)
@@ -485,7 +483,7 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
 		*tag = PCC_TAG_ADJUST;
 		break;
 	}
-	if (c->launched < 0xff)
+	if (c->launched < U8_MAX)
 		c->launched++;
 	c->rate = pcc_clamp_rate(r, lo, hi);
 	return c->rate;
@@ -497,16 +495,91 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
  * of a Poisson count of n/20: lost > n/20 + 3 sqrt(n/20), that is
  * 20 lost > n + sqrt(180 n)), or past 5 % while its mean RTT rose by more
  * than 1/8 over the MI before (a queue built).  The RTT alone is not
- * enough: a TCG guest's own stalls move it that much.
+ * enough: a virtual machine's own scheduling stalls move it that much.
  */
 static inline bool pcc_mi_congested(const struct pcc_result *r)
 {
 	u64 n = r->delivered + r->lost, past = r->lost * PCC_LOSS_CUTOFF_INV;
 
-	if (past > n + fp_sqrt(n * 180))
+	if (past > n + int_sqrt64(n * 180))
 		return true;
 	return past > n && r->rtt_us && r->prev_rtt_us &&
 	       r->rtt_us > r->prev_rtt_us + (r->prev_rtt_us >> 3);
+}
+
+/*
+ * Starting or rate adjusting: keep going while the utility does not fall.
+ * A fall sends the controller back to the last rate that did better, into
+ * decision making; starting first measures the fallen rate once more
+ * unless the MI clearly met congestion.
+ */
+static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
+					const struct pcc_params *p, u32 rate,
+					s64 u, bool congested, u32 rnd)
+{
+	if (c->have_prev && u < c->u_prev) {
+		if (c->state == PCC_STARTING && !congested &&
+		    c->retry == PCC_RETRY_NONE) {
+			/* Measure this rate again before leaving. */
+			c->retry = PCC_RETRY_WANTED;
+			c->rate = rate;
+			return true;
+		}
+		/* Back to the last rate that did better, then RCTs. */
+		c->retry = PCC_RETRY_NONE;
+		c->eps = (u16)p->eps_min;
+		pcc_ctl_decide_again(c, rnd);
+		return true;
+	}
+	c->retry = PCC_RETRY_NONE;
+	c->u_prev = u;
+	c->have_prev = 1;
+	c->base = rate;
+	return false;
+}
+
+/*
+ * Decision making: trial @t (0..3) of the two pairs of randomised
+ * controlled trials.  Both pairs agreeing on a direction moves the rate
+ * that way and starts rate adjusting; otherwise the trials are repeated
+ * with a larger eps.
+ */
+static inline bool pcc_ctl_trial_result(struct pcc_ctl *c,
+					const struct pcc_params *p, u32 t,
+					s64 u, u32 rnd)
+{
+	u32 pair = t >> 1;
+
+	if (!(t & 1)) {
+		c->u_pair = u;
+	} else {
+		s64 up = pcc_trial_up(c, t) ? u : c->u_pair;
+		s64 down = pcc_trial_up(c, t) ? c->u_pair : u;
+
+		if (up > down)
+			c->votes |= 1U << pair;
+		else if (down > up)
+			c->votes |= 4U << pair;
+	}
+	if (++c->results < 4)
+		return false;
+	if (c->votes == 3 || c->votes == 12) {
+		c->dir = c->votes == 3 ? 1 : -1;
+		c->base = pcc_clamp_rate(pcc_scale(c->base, c->dir, c->eps),
+					 1, PCC_RATE_MAX);
+		c->rate = c->base;
+		c->state = PCC_ADJUSTING;
+		c->launched = 0;
+		c->step = 0;
+		c->have_prev = 0;
+		c->eps = (u16)p->eps_min;
+	} else {
+		/* Inconclusive: larger experiments (sec. 3.2). */
+		c->eps = c->eps + p->eps_min > p->eps_max ?
+			 (u16)p->eps_max : (u16)(c->eps + p->eps_min);
+		pcc_ctl_decide_again(c, rnd);
+	}
+	return true;
 }
 
 /**
@@ -519,6 +592,8 @@ static inline bool pcc_mi_congested(const struct pcc_result *r)
  * @congested: it clearly met congestion (pcc_mi_congested())
  * @rnd: random bits, for the order of the next trials
  *
+ * Results of MIs the current state did not start are ignored.
+ *
  * Return: true when the rate changes now: the caller re-aligns the
  * current MI and starts it with pcc_ctl_next().
  */
@@ -526,69 +601,17 @@ static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
 				  u8 tag, u32 rate, s64 u, bool congested,
 				  u32 rnd)
 {
-	u32 t, pair;
-
 	switch (c->state) {
 	case PCC_STARTING:
 	case PCC_ADJUSTING:
 		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
 			    PCC_TAG_ADJUST))
 			return false;
-		if (c->have_prev && u < c->u_prev) {
-			if (c->state == PCC_STARTING && !congested &&
-			    c->retry == PCC_RETRY_NONE) {
-				/* Measure this rate again before leaving. */
-				c->retry = PCC_RETRY_WANTED;
-				c->rate = rate;
-				return true;
-			}
-			/* Back to the last rate that did better, then RCTs. */
-			c->retry = PCC_RETRY_NONE;
-			c->eps = (u16)p->eps_min;
-			pcc_ctl_decide_again(c, rnd);
-			return true;
-		}
-		c->retry = PCC_RETRY_NONE;
-		c->u_prev = u;
-		c->have_prev = 1;
-		c->base = rate;
-		return false;
+		return pcc_ctl_trend_result(c, p, rate, u, congested, rnd);
 	case PCC_DECISION:
 		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + 4)
 			return false;
-		t = tag - PCC_TAG_TRIAL0;
-		pair = t >> 1;
-		if (!(t & 1)) {
-			c->u_pair = u;
-		} else {
-			s64 up = pcc_trial_up(c, t) ? u : c->u_pair;
-			s64 down = pcc_trial_up(c, t) ? c->u_pair : u;
-
-			if (up > down)
-				c->votes |= 1U << pair;
-			else if (down > up)
-				c->votes |= 4U << pair;
-		}
-		if (++c->results < 4)
-			return false;
-		if (c->votes == 3 || c->votes == 12) {
-			c->dir = c->votes == 3 ? 1 : -1;
-			c->base = pcc_clamp_rate(pcc_scale(c->base, c->dir,
-							   c->eps),
-						 1, PCC_RATE_MAX);
-			c->rate = c->base;
-			c->state = PCC_ADJUSTING;
-			c->launched = 0;
-			c->step = 0;
-			c->have_prev = 0;
-			c->eps = (u16)p->eps_min;
-		} else {
-			/* Inconclusive: larger experiments (sec. 3.2). */
-			c->eps = c->eps + p->eps_min > p->eps_max ?
-				 (u16)p->eps_max : (u16)(c->eps + p->eps_min);
-			pcc_ctl_decide_again(c, rnd);
-		}
-		return true;
+		return pcc_ctl_trial_result(c, p, tag - PCC_TAG_TRIAL0, u, rnd);
 	}
 	return false;
 }
@@ -649,6 +672,24 @@ static inline void pcc_on_idle_restart(struct pcc_ctl *c, struct pcc_mon *m,
 {
 	pcc_mon_drop(m);
 	pcc_ctl_idle(c, p, rnd);
+}
+
+/**
+ * pcc_on_rto() - Start over after a retransmission timeout.
+ * @c: controller
+ * @m: monitor
+ * @p: parameters
+ * @lo: minimum rate, bytes/s
+ *
+ * Whatever the MIs in flight measured is stale: drop them and restart
+ * from half the last good rate (pcc_ctl_restart()).  The caller then
+ * starts an MI with pcc_ctl_next() and pcc_mon_next().
+ */
+static inline void pcc_on_rto(struct pcc_ctl *c, struct pcc_mon *m,
+			      const struct pcc_params *p, u32 lo)
+{
+	pcc_ctl_restart(c, p, lo);
+	pcc_mon_drop(m);
 }
 
 #endif /* _PCC_CORE_H */

@@ -17,16 +17,19 @@
  * stack's rules: utility is PCC's only congestion signal.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/kernel.h>
 #include <linux/random.h>
 #include <linux/string.h>
-#include <linux/inet_diag.h>
+#include <linux/time64.h>
 #include <net/tcp.h>
 
 #include "cc_compat.h"
 #include "cc_param.h"
+#include "cc_tcp.h"
 #include "pcc_core.h"
 
 #define CREATE_TRACE_POINTS
@@ -38,7 +41,7 @@ struct pcc {
 };
 
 /* RTT assumed before the first sample */
-#define PCC_DEFAULT_RTT_US	100000U
+#define PCC_DEFAULT_RTT_US	(100 * USEC_PER_MSEC)
 /* cwnd caps in-flight at this many rate x srtt, and at least this many packets */
 #define PCC_CWND_GAIN		2
 #define PCC_MIN_CWND		4
@@ -83,7 +86,7 @@ static int pcc_eps_set(const char *val, const struct kernel_param *kp)
 		hi = q == &pcc_eps_max ? parsed.val : pcc_eps_max.val;
 		if (lo > hi) {
 			cc_q16_split(q == &pcc_eps_min ? hi : lo, &ip, &f);
-			pr_err("tcp_pcc: %s: \"%.*s\" refused: eps_min must not exceed eps_max (%s is %u.%04u)\n",
+			pr_err("%s: \"%.*s\" refused: eps_min must not exceed eps_max (%s is %u.%04u)\n",
 			       kp->name, (int)strcspn(val, "\n"), val,
 			       q == &pcc_eps_min ? "eps_max" : "eps_min", ip, f);
 			return -EINVAL;
@@ -103,7 +106,7 @@ static int pcc_utility_set(const char *val, const struct kernel_param *kp)
 	int i = sysfs_match_string(pcc_utility_names, val);
 
 	if (i < 0) {
-		pr_err("tcp_pcc: utility: \"%.*s\" refused: \"loss\" or \"latency\" expected\n",
+		pr_err("utility: \"%.*s\" refused: \"loss\" or \"latency\" expected\n",
 		       (int)strcspn(val, "\n"), val);
 		return -EINVAL;
 	}
@@ -198,6 +201,10 @@ static void pcc_start_mi(struct sock *sk, struct pcc *pc,
 	pcc_apply_rate(sk, rate);
 }
 
+/*
+ * Also run on the first ACK of a passive open, before .init: .init then
+ * runs it again, which is safe, as it rewrites all of the state.
+ */
 static void pcc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -232,7 +239,7 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 	struct pcc_result r;
 
 	/* A passive open acks its SYN-ACK before .init has run. */
-	if (unlikely(!pc->ctl.state))
+	if (cc_ca_uninitialised(sk))
 		pcc_init(sk);
 	pcc_read_params(&p);
 	/* No ACK for a long time, and no TX_START: never wait for a wrap. */
@@ -267,14 +274,10 @@ static void pcc_set_state(struct sock *sk, u8 new_state)
 	if (new_state != TCP_CA_Loss ||
 	    inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
 		return;
-	/*
-	 * RTO: whatever the MIs in flight measured is stale.  Start over
-	 * from half the last good rate, with a fresh MI.
-	 */
+	/* RTO: start over from half the last good rate, with a fresh MI. */
 	pcc_read_params(&p);
 	pcc_bounds(sk, &lo, &hi);
-	pcc_ctl_restart(&pc->ctl, &p, lo);
-	pcc_mon_drop(&pc->mon);
+	pcc_on_rto(&pc->ctl, &pc->mon, &p, lo);
 	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, false);
 }
 
@@ -290,7 +293,7 @@ static void pcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 	if (ev != CA_EVENT_TX_START)
 		return;
-	if (unlikely(!pc->ctl.state)) {
+	if (cc_ca_uninitialised(sk)) {
 		pcc_init(sk);
 		return;
 	}
@@ -357,7 +360,7 @@ static int __init pcc_register(void)
 	if (pcc_eps_min.val > pcc_eps_max.val) {
 		cc_q16_split(pcc_eps_min.val, &lo, &lo_f);
 		cc_q16_split(pcc_eps_max.val, &hi, &hi_f);
-		pr_err("tcp_pcc: eps_min=%u.%04u exceeds eps_max=%u.%04u: load refused\n",
+		pr_err("eps_min=%u.%04u exceeds eps_max=%u.%04u: load refused\n",
 		       lo, lo_f, hi, hi_f);
 		err = -EINVAL;
 	} else {

@@ -47,7 +47,10 @@ struct tc_abc_xstats {
 	__u64	dequeue_rate;	/* cr, bytes/s over the window */
 	__u32	accel_frac;	/* f of Eq. 2, parts per million */
 	__u32	qdelay_us;	/* sojourn time of the last dequeued packet */
-	__u32	drops;		/* tail drops at the packet limit */
+	__u32	drops;		/* drops at the packet limit (tail, the other
+				 * queue's head, or a smaller new limit);
+				 * other drops only in the qdisc's qstats
+				 */
 	__u32	estimating;	/* 1 when mu is estimated (no bandwidth set) */
 	__u32	qlen[TC_ABC_Q_MAX];	/* packets queued */
 	__u32	weight[TC_ABC_Q_MAX];	/* scheduling weight, parts per million */

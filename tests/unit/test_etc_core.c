@@ -508,9 +508,9 @@ static void test_inflight_hi(void)
 	tap(ok, "loss: the cap is cut from itself, to two bursts at least",
 	    "cap %u", e.inflight_hi);
 
-	e.inflight_hi = ETC_U32_MAX - 1;
-	hi_round(&e, &p, 64, 0, 41000, ETC_U32_MAX);
-	ok = e.inflight_hi == ETC_U32_MAX;
+	e.inflight_hi = U32_MAX - 1;
+	hi_round(&e, &p, 64, 0, 41000, U32_MAX);
+	ok = e.inflight_hi == U32_MAX;
 	e.round_lost = U16_MAX - 1;
 	{
 		struct etc_ack a = { .now_us = 1, .mss = MSS, .lost = 10 };
@@ -901,7 +901,7 @@ static void test_sim_two(void)
 /*
  * Four flows joining 5 s apart into a 1-BDP drop-tail buffer.  The queue
  * the others keep pins the RTT, so without a loss rule every round
- * "holds" and Eq. 1 keeps s above the share (the guest lost 5-23 %).
+ * "holds" and Eq. 1 keeps s above the share, losing heavily.
  */
 static void test_sim_droptail_four(void)
 {
@@ -1328,7 +1328,7 @@ static void test_fuzz(void)
 			p.burst = 2 + rnd64() % 31;
 		}
 		if (!(rnd64() % 500000))
-			etc_on_rto(&e);
+			etc_on_rto(&e, &p, MSS);
 		now += rnd64() % (rndu() < 0.01 ? 4000000000U : 20000);
 		if (!(rnd64() % 1000))
 			etc_on_restart(&e, now);

@@ -385,7 +385,7 @@ static void test_sqrt(void)
 #define CHECK_SQRT(v) do {				\
 		u64 v_ = (v);				\
 		n++;					\
-		if (!sqrt_ok(v_, fp_sqrt(v_)) && !bad++) \
+		if (!sqrt_ok(v_, int_sqrt64(v_)) && !bad++) \
 			bad_x = v_;			\
 	} while (0)
 
@@ -404,13 +404,13 @@ static void test_sqrt(void)
 		CHECK_SQRT(r * r + r);
 	}
 #undef CHECK_SQRT
-	tap(!bad, "fp_sqrt: floor(sqrt(x)) exact on squares, squares-1 and random",
+	tap(!bad, "int_sqrt64 (cc_user.h): floor(sqrt(x)) exact on squares, squares-1 and random",
 	    "%lu of %lu wrong, first x=%llu", bad, n, (unsigned long long)bad_x);
-	tap(fp_sqrt(0) == 0 && fp_sqrt(1) == 1 && fp_sqrt(U64_MAX) == 0xffffffffU &&
-	    fp_sqrt(0xfffffffe00000001ULL) == 0xffffffffU &&
-	    fp_sqrt(0xfffffffe00000000ULL) == 0xfffffffeU &&
-	    fp_sqrt(1ULL << 62) == 1U << 31 && fp_sqrt((1ULL << 62) - 1) == (1U << 31) - 1,
-	    "fp_sqrt: 0, 1, U64_MAX, (2^32-1)^2, 2^62", NULL);
+	tap(int_sqrt64(0) == 0 && int_sqrt64(1) == 1 && int_sqrt64(U64_MAX) == 0xffffffffU &&
+	    int_sqrt64(0xfffffffe00000001ULL) == 0xffffffffU &&
+	    int_sqrt64(0xfffffffe00000000ULL) == 0xfffffffeU &&
+	    int_sqrt64(1ULL << 62) == 1U << 31 && int_sqrt64((1ULL << 62) - 1) == (1U << 31) - 1,
+	    "int_sqrt64 (cc_user.h): 0, 1, U64_MAX, (2^32-1)^2, 2^62", NULL);
 }
 
 /* ----------------------------------------------------------- div, mul */
@@ -645,7 +645,7 @@ static void test_fuzz(void)
 			bad_sat++;
 		es_add(&sg, sd, y / Q, sigmoid_ref(sd));
 
-		bad_sqrt += !sqrt_ok(a, fp_sqrt(a));
+		bad_sqrt += !sqrt_ok(a, int_sqrt64(a));
 	}
 	es_report(&l2, "fuzz: fp_log2 within bounds");
 	es_report(&ln, "fuzz: fp_ln within bounds");
@@ -653,7 +653,7 @@ static void test_fuzz(void)
 	es_report(&ex, "fuzz: fp_exp within bounds");
 	es_report(&sg, "fuzz: fp_sigmoid within bounds");
 	tap(!bad_sat && !bad_sqrt,
-	    "fuzz: sentinels and saturation outside the domains, fp_sqrt exact",
+	    "fuzz: sentinels and saturation outside the domains, int_sqrt64 exact",
 	    "%lu bad sentinel/saturation, %lu bad sqrt", bad_sat, bad_sqrt);
 }
 

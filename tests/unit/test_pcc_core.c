@@ -790,6 +790,18 @@ static void test_idle_core(void)
 	      c.eps == p.eps_min && !c.results;
 	tap(ok, "idle in rate adjusting: decision making at the last accepted rate",
 	    "state %u base %u (was %u)", c.state, c.base, x);
+
+	/* RTO (tcp_pcc.c's set_state): MIs dropped, half the last good rate */
+	pcc_mon_init(&m, t0, 60000, 100000, PCC_TAG_START);
+	pcc_mon_on_ack(&m, t0 + 10, 1, 0, 30000, &r);
+	pcc_mon_next(&m, t0 + 60000, 60000, 200000, PCC_TAG_START, 7500);
+	x = c.base;
+	pcc_on_rto(&c, &m, &p, 1000);
+	ok = !m.old.open && !m.cur.open && !m.last_rtt_us &&
+	     pcc_mon_due(&m, t0 + 60001) && c.state == PCC_STARTING &&
+	     !c.have_prev && c.rate == x / 2 && c.base == x / 2;
+	tap(ok, "an RTO drops the MIs in flight and starts over from half the last good rate",
+	    "state %u rate %u (base was %u)", c.state, c.rate, x);
 }
 
 /*

@@ -216,7 +216,7 @@ before=$(tc -n $ns6a -j qdisc show dev v6a | jq -c '.[0].options')
 out=$(tc -n $ns6a qdisc change dev v6a root abc limit 20 tokens 1 2>&1)
 rc=$?
 after=$(tc -n $ns6a -j qdisc show dev v6a | jq -c '.[0].options')
-tap_check "$([ $rc != 0 ] && grep -q token_limit <<<"$out" && [ "$before" = "$after" ] && echo 1)" \
+tap_check "$([ $rc != 0 ] && grep -q "out of range" <<<"$out" && [ "$before" = "$after" ] && echo 1)" \
 	"tokens 1 refused with an extack message, limit 20 not applied" "$out"
 
 ip netns del $ns6a

@@ -198,11 +198,11 @@ suite() {
 		"${bad:-all refused}"
 	tap_diag "$label e.g.: ${out%%$'\n'*}"
 
-	# ---- out of range: refused by the kernel with its extack text
+	# ---- out of range: refused by the netlink policy, with its extack text
 	ranges=("eta 1.5" "eta 0" "limit 0" "window 0")
 	batch "${ranges[@]}"
 	ok_all=1 bad=""
-	count "Error: abc: "
+	count "Error: integer out of range"
 	[ "$n" = ${#ranges[@]} ] || { ok_all=0 bad="$bad $n extack messages"; }
 	count "Command failed"
 	[ "$n" = ${#ranges[@]} ] || { ok_all=0 bad="$bad $n failed"; }
@@ -214,7 +214,7 @@ suite() {
 	# The same through replace, which builds a new qdisc
 	run "$TC" -n $ns qdisc replace dev $dev root abc eta 1.5
 	opts
-	tap_check "$([ $rc != 0 ] && [[ $out == "Error: abc: "* ]] && [ "$cur" = "$before" ] && echo 1)" \
+	tap_check "$([ $rc != 0 ] && [[ $out == "Error: integer out of range"* ]] && [ "$cur" = "$before" ] && echo 1)" \
 		"$label replace eta 1.5 refused, qdisc unchanged" "exit $rc: $out1"
 
 	# ---- help
