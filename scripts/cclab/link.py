@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The emulated path as configured: addresses, flows, capacity traces and
+the resolved settings (Config).  Pure: nothing here touches the system."""
+
+import argparse
+import math
+import os
+import re
+
+from .common import Error
+from .units import MTU, PAYLOAD_BYTES, PAYLOAD_RATIO, WIRE_BYTES, parse_ms, parse_seconds
+
+MIN_TRACE_MBIT = 0.05          # tc cannot set a zero rate
+
+SENDER_NET = "10.10.{}.{}"     # sender i: 10.10.(i+1).2, router side .1
+RECEIVER_IP = "10.20.0.2"
+ROUTER_RCV_IP = "10.20.0.1"
+BASE_PORT = 5201               # iperf3 server port of flow i: BASE_PORT + i
+BASE_CPORT = 40001             # iperf3 data-stream source port of flow i
+
+BOTTLENECK_DEV = "dst"         # router port toward the receiver
+LOSS_DEV = "ifbloss"           # router ifb: random loss and the upstream queue
+DEFAULT_PREFIX = "nl-"
+
+
+class FlowSpec:
+    """One --flow CCA[,rtt=60ms][,start=5][,duration=20][,ecn=on|off]."""
+
+    def __init__(self, cca, rtt=None, start=0.0, duration=None, ecn=None):
+        self.cca = cca
+        self.rtt = rtt            # seconds, None = base --rtt
+        self.start = start        # seconds after the run start
+        self.duration = duration  # seconds, None = until --duration
+        self.ecn = ecn            # sender's tcp_ecn on/off, None = --ecn
+
+    @classmethod
+    def parse(cls, text):
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts or "=" in parts[0] or not re.fullmatch(r"[A-Za-z0-9_]+", parts[0]):
+            raise argparse.ArgumentTypeError(f"flow must start with a CCA name: {text!r}")
+        flow = cls(parts[0])
+        for part in parts[1:]:
+            key, _, value = part.partition("=")
+            if key == "rtt":
+                flow.rtt = parse_ms(value)
+            elif key == "start":
+                flow.start = parse_seconds(value)
+            elif key == "duration":
+                flow.duration = parse_seconds(value)
+            elif key == "ecn":
+                if value not in ("on", "off"):
+                    raise argparse.ArgumentTypeError(f"ecn wants on or off in {text!r}")
+                flow.ecn = value == "on"
+            else:
+                raise argparse.ArgumentTypeError(f"unknown flow key {key!r} in {text!r}")
+        return flow
+
+
+# ---------------------------------------------------------------------------
+# Traces
+# ---------------------------------------------------------------------------
+
+def load_trace(path, fmt, step):
+    """Return the list of capacities (Mbit/s), one per trace step."""
+    try:
+        with open(path) as f:
+            lines = [ln.split("#", 1)[0].strip() for ln in f]
+    except OSError as e:
+        raise Error(f"cannot read trace {path}: {e}")
+    tokens = [t for ln in lines for t in re.split(r"[\s,]+", ln) if t]
+    if not tokens:
+        raise Error(f"trace {path} is empty")
+    try:
+        values = [float(t) for t in tokens]
+    except ValueError as e:
+        raise Error(f"trace {path}: {e}")
+    if fmt == "steps":
+        rates = values
+    else:
+        rates = mahimahi_to_steps(values, step)
+    return [max(MIN_TRACE_MBIT, r) for r in rates]
+
+
+def mahimahi_to_steps(stamps_ms, step):
+    """Mahimahi trace (ms timestamps, one MTU delivery opportunity each) -> Mbit/s per step.
+
+    The trace repeats with a period equal to its last timestamp, as in
+    Mahimahi.  Each opportunity delivers one packet, counted here as one
+    full wire packet (WIRE_BYTES), so the packet rate matches Mahimahi's.
+    """
+    period = max(stamps_ms) / 1000.0
+    if period <= 0:
+        raise Error("mahimahi trace needs a positive last timestamp")
+    nsteps = max(1, math.ceil(period / step - 1e-9))
+    counts = [0] * nsteps
+    for ms in stamps_ms:
+        t = (ms / 1000.0) % period
+        counts[min(nsteps - 1, int(t / step))] += 1
+    rates = []
+    for k, n in enumerate(counts):
+        width = min(step, period - k * step)
+        rates.append(n * WIRE_BYTES * 8 / width / 1e6)
+    return rates
+
+
+def parse_rx_cpus(text):
+    """'0,1' -> (0, 1); 'none' -> None; CPUs missing on this machine fall back to 0."""
+    if text == "none":
+        return None
+    try:
+        cpus = [int(c) for c in text.split(",")]
+    except ValueError:
+        raise Error(f"--rx-cpus wants DATA,ACK CPU numbers or none: {text!r}")
+    if not 1 <= len(cpus) <= 2 or min(cpus) < 0:
+        raise Error(f"--rx-cpus wants DATA,ACK CPU numbers or none: {text!r}")
+    ncpu = os.cpu_count() or 1
+    cpus = [c if c < ncpu else 0 for c in cpus]
+    return (cpus[0], cpus[-1])
+
+
+class Config:
+    """Resolved settings of one emulated path."""
+
+    def __init__(self, args):
+        self.qdisc = args.qdisc
+        self.qdisc_args = args.qdisc_args or ""
+        self.rtt = args.rtt
+        self.loss = args.loss
+        self.jitter = args.jitter
+        self.jitter_mode = args.jitter_mode
+        self.jitter_dist = args.jitter_dist
+        self.jitter_path = args.jitter_path
+        self.ack_slot = args.ack_slot
+        self.ecn = args.ecn
+        self.sender_qdisc = args.sender_qdisc
+        self.upstream_qdisc = args.upstream_qdisc
+        self.sender_gso = args.sender_gso
+        self.flows = args.flow or [FlowSpec("cubic")]
+        self.duration = getattr(args, "duration", 0.0)
+        self.trace_path = args.trace
+        self.trace_format = args.trace_format
+        self.trace_step = args.trace_step
+        self.trace = load_trace(args.trace, args.trace_format, args.trace_step) if args.trace else None
+        if self.trace and args.rate is None:
+            nominal = sum(self.trace) / len(self.trace) * 1e6
+        else:
+            nominal = args.rate if args.rate is not None else 20e6
+        self.rate = nominal                      # bit/s, sizes the buffer (BDP)
+        self.initial_rate = self.trace[0] * 1e6 if self.trace else nominal
+        peak = max(self.trace) * 1e6 if self.trace else nominal
+        self.bdp_bytes = nominal / 8 * self.rtt
+        kind, value = args.buffer
+        if kind == "bdp":
+            buf = value * self.bdp_bytes
+        elif kind == "packets":
+            buf = value * WIRE_BYTES
+        else:
+            buf = value
+        self.buffer_spec = args.buffer_text
+        self.buffer_bytes = max(WIRE_BYTES, int(round(buf)))
+        self.buffer_packets = max(1, math.ceil(self.buffer_bytes / WIRE_BYTES))
+        # Timer slop (large in TCG guests) costs a shaper capacity unless the
+        # bucket can absorb it; 5 ms matches tc's rate/HZ rule of thumb.
+        self.burst = args.burst or max(2 * WIRE_BYTES, int(peak / 8 * 0.005))
+        self.calibrate = args.calibrate_rtt
+        self.rx_cpus = parse_rx_cpus(args.rx_cpus)
+        self.delay_offset = [0.0] * len(self.flows)   # set by RTT calibration
+        # Jitter on both directions: half the shortest RTT moves to a netem
+        # on the data path (shared by all flows), with its own jitter.
+        self.data_delay = 0.0
+        if self.jitter_path == "both" and self.jitter > 0:
+            self.data_delay = min(self.flow_rtt(i) for i in range(len(self.flows))) / 2
+            if self.data_delay < self.jitter:
+                raise Error("--jitter-path both needs a jitter below half the RTT")
+        self.calibration = None
+        if len(self.flows) > 200:
+            raise Error("at most 200 flows")
+        for f in self.flows:
+            if self.duration and f.start >= self.duration and f.duration is None:
+                raise Error(f"flow {f.cca} starts at {f.start}s, after --duration")
+
+    def uses_data_stage(self):
+        """Whether the router's ifb carries a data-path stage."""
+        return self.loss > 0 or bool(self.upstream_qdisc) or self.data_delay > 0
+
+    def flow_rtt(self, i):
+        return self.flows[i].rtt if self.flows[i].rtt is not None else self.rtt
+
+    def flow_duration(self, i):
+        f = self.flows[i]
+        return f.duration if f.duration is not None else self.duration - f.start
+
+    def capacity(self, t):
+        """Bottleneck rate (bit/s) at t seconds after the run start."""
+        if not self.trace:
+            return self.rate
+        k = int(max(0.0, t) / self.trace_step)
+        return self.trace[k % len(self.trace)] * 1e6
+
+    def to_json(self):
+        return {
+            "qdisc": self.qdisc, "qdisc_args": self.qdisc_args,
+            "rate_mbps": self.rate / 1e6, "rtt_ms": self.rtt * 1e3,
+            "buffer": self.buffer_spec, "buffer_bytes": self.buffer_bytes,
+            "buffer_packets": self.buffer_packets, "bdp_bytes": round(self.bdp_bytes),
+            "burst_bytes": self.burst, "loss_pct": self.loss,
+            "jitter_ms": self.jitter * 1e3, "jitter_mode": self.jitter_mode,
+            "jitter_dist": self.jitter_dist, "jitter_path": self.jitter_path,
+            "data_delay_ms": self.data_delay * 1e3, "ack_slot_ms": self.ack_slot * 1e3,
+            "ecn": self.ecn,
+            "sender_qdisc": self.sender_qdisc, "sender_gso": self.sender_gso,
+            "upstream_qdisc": self.upstream_qdisc,
+            "duration_s": self.duration,
+            "rx_cpus": self.rx_cpus,
+            "trace": None if not self.trace else {
+                "file": self.trace_path, "format": self.trace_format,
+                "step_s": self.trace_step, "mbps": self.trace},
+            "rtt_calibration": self.calibration,
+            "mtu": MTU, "wire_bytes_per_packet": WIRE_BYTES,
+            "payload_bytes_per_packet": PAYLOAD_BYTES, "payload_ratio": PAYLOAD_RATIO,
+            "flows": [{"cca": f.cca, "rtt_ms": self.flow_rtt(i) * 1e3, "start_s": f.start,
+                       "ecn": self.ecn if f.ecn is None else f.ecn,
+                       "duration_s": self.flow_duration(i) if self.duration else f.duration}
+                      for i, f in enumerate(self.flows)],
+        }

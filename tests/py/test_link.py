@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+"""cclab.link (flows, traces, Config) and the tc commands of cclab.topology.
+Nothing here creates a namespace."""
+
+import argparse
+import glob
+import os
+import unittest
+
+from context import TOP
+from cclab import link, netlab, topology, units
+from cclab.common import Error
+
+
+def config(*argv):
+    args = netlab.build_parser().parse_args(["run"] + list(argv))
+    args.buffer = units.parse_buffer(args.buffer_text)
+    return link.Config(args)
+
+
+class Flows(unittest.TestCase):
+    def test_parse(self):
+        f = link.FlowSpec.parse("bbr,rtt=80ms,start=5,duration=10,ecn=off")
+        self.assertEqual((f.cca, f.start, f.duration, f.ecn), ("bbr", 5.0, 10.0, False))
+        self.assertAlmostEqual(f.rtt, 0.080)
+        f = link.FlowSpec.parse("cubic")
+        self.assertEqual((f.rtt, f.start, f.duration, f.ecn), (None, 0.0, None, None))
+
+    def test_errors(self):
+        for bad in ("rtt=5", "cubic,foo=1", "cubic,ecn=maybe", "", "cu-bic"):
+            with self.assertRaises(argparse.ArgumentTypeError, msg=bad):
+                link.FlowSpec.parse(bad)
+
+
+class Traces(unittest.TestCase):
+    def test_mahimahi(self):
+        # One opportunity per ms for 1 s: 1000 packets/s in each 0.5 s step.
+        rates = link.mahimahi_to_steps(list(range(1, 1001)), 0.5)
+        self.assertEqual(len(rates), 2)
+        for r in rates:
+            self.assertAlmostEqual(r, 500 * 1514 * 8 / 0.5 / 1e6)
+
+    def test_tree_traces(self):
+        paths = glob.glob(os.path.join(TOP, "bench", "traces", "*.txt"))
+        self.assertTrue(paths)
+        for p in paths:
+            rates = link.load_trace(p, "steps", 1.0)
+            self.assertTrue(rates and min(rates) >= link.MIN_TRACE_MBIT, p)
+
+    def test_missing(self):
+        with self.assertRaises(Error):
+            link.load_trace("/nonexistent", "steps", 1.0)
+
+
+class Configs(unittest.TestCase):
+    def test_defaults(self):
+        c = config()
+        self.assertEqual((c.rate, c.qdisc, c.buffer_bytes, c.buffer_packets, c.burst),
+                         (20e6, "tbf", 100000, 67, 12500))
+        j = c.to_json()
+        self.assertEqual(j["flows"], [{"cca": "cubic", "rtt_ms": 40.0, "start_s": 0.0,
+                                       "ecn": True, "duration_s": 20.0}])
+        self.assertEqual(j["payload_ratio"], units.PAYLOAD_RATIO)
+
+    def test_buffers(self):
+        self.assertEqual(config("--buffer", "100p").buffer_bytes, 151400)
+        self.assertEqual(config("--buffer", "0.5bdp", "--rtt", "80ms").buffer_bytes, 100000)
+        self.assertEqual(config("--buffer", "1kb").buffer_bytes, 1514)   # at least a packet
+
+    def test_flows(self):
+        c = config("--flow", "cubic", "--flow", "bbr,rtt=80ms,start=5,ecn=off", "--no-ecn")
+        self.assertAlmostEqual(c.flow_rtt(1), 0.080)
+        self.assertEqual(c.flow_duration(1), 15.0)
+        self.assertEqual([f["ecn"] for f in c.to_json()["flows"]], [False, False])
+        with self.assertRaises(Error):
+            config("--flow", "cubic,start=30")
+
+    def test_jitter_both(self):
+        c = config("--jitter", "5ms", "--jitter-path", "both")
+        self.assertAlmostEqual(c.data_delay, 0.020)
+        self.assertTrue(c.uses_data_stage())
+        with self.assertRaises(Error):
+            config("--jitter", "25ms", "--jitter-path", "both")
+
+    def test_trace(self):
+        path = os.path.join(TOP, "bench", "traces", "abc-varying.txt")
+        c = config("--trace", path, "--trace-step", "0.5s")
+        self.assertAlmostEqual(c.rate, sum(c.trace) / len(c.trace) * 1e6)
+        self.assertEqual(c.capacity(0), c.trace[0] * 1e6)
+        self.assertEqual(c.capacity(0.5 * len(c.trace) + 0.6), c.trace[1] * 1e6)   # loops
+
+
+class TcCommands(unittest.TestCase):
+    def test_bottleneck(self):
+        def cmds(*argv):
+            return topology.Topology(config(*argv)).bottleneck_cmds(10e6)
+        self.assertEqual(cmds(), ["qdisc add dev dst root handle 1: tbf rate 10000000bit "
+                                  "burst 12500 limit 100000"])
+        htb = cmds("--qdisc", "htb")
+        self.assertEqual(len(htb), 3)
+        self.assertTrue(htb[2].endswith("bfifo limit 100000"))
+        self.assertIn("fq_codel limit 67 target 5ms", cmds("--qdisc", "fq_codel", "--qdisc-args",
+                                                           "target 5ms")[2])
+        self.assertIn("cake bandwidth 10000000bit memlimit 100000", cmds("--qdisc", "cake")[0])
+        self.assertIn("abc bandwidth 10000000bit limit 67", cmds("--qdisc", "abc")[0])
+        t = topology.Topology(config("--qdisc", "htb"))
+        self.assertTrue(t.bottleneck_cmds(5e6, change=True)[0].startswith("class change"))
+
+    def test_ack_path(self):
+        t = topology.Topology(config("--jitter", "5ms", "--ack-slot", "20ms", "--rtt", "60ms"))
+        self.assertEqual(t.delay_qdisc(0), "qdisc add dev s0 root handle 1: netem delay 60000us "
+                         "5000us rate 10gbit slot 20000us 20000us limit 100000")
+        t = topology.Topology(config("--jitter", "5ms", "--jitter-mode", "reorder",
+                                     "--jitter-dist", "normal"))
+        self.assertIn("5000us distribution normal limit", t.delay_qdisc(0))
+
+    def test_loss_stage(self):
+        cfg = config("--loss", "1%", "--no-calibrate-rtt", "--upstream-qdisc", "fq")
+        cmds = topology.Topology(cfg)._router_tc()
+        self.assertIn("qdisc add dev s0 handle ffff: ingress", cmds)
+        self.assertIn("qdisc add dev ifbloss root handle 1: netem loss random 1% limit 100000", cmds)
+        self.assertEqual(cmds[-1], "qdisc add dev ifbloss parent 1: handle 2: fq")
+
+    def test_names(self):
+        t = topology.Topology(config("--flow", "cubic", "--flow", "bbr"), "x-")
+        names = [ns.name for ns in t.all_ns()]
+        pid = os.getpid()
+        self.assertEqual(names, [f"x-{pid}-r", f"x-{pid}-d", f"x-{pid}-s0", f"x-{pid}-s1"])
+        self.assertEqual(t.describe()["senders"][1]["ip"], "10.10.2.2")
+
+
+if __name__ == "__main__":
+    unittest.main()
