@@ -5,15 +5,15 @@
 #
 # Enabling or disabling a tracepoint flips a static key: the kernel
 # rewrites a 5-byte nop or jump in running code, putting an int3 on its
-# first byte while the other CPUs may execute it (text_poke_bp).  QEMU's
-# multi-threaded TCG (the default for a 2-vCPU guest) was seen to keep
-# running a stale translation of such a site after the patch was done: a
-# 6.12 guest died with "Oops: int3" in handle_softirqs, a 6.1 guest
-# soft-locked in asm_exc_int3, each within 30 s of this loop; and a 6.12
-# guest died so while booting.  That is how guests were lost in CI.
-# scripts/vm therefore runs TCG single-threaded (both vCPUs on one host
-# thread), where the same loop ran 300 s without a fault.
-#
+# first byte while the other CPUs may execute it (text_poke_bp).  QEMU
+# 7.2's multi-threaded TCG kept running a stale translation of such a
+# site after the patch was done: a 6.12 guest died with "Oops: int3" in
+# handle_softirqs, a 6.1 guest soft-locked in asm_exc_int3, each within
+# 30 s of this loop; a 6.12 guest died so while booting.  That is how
+# guests were lost in CI.  QEMU 10 multi-threaded, and 7.2
+# single-threaded, ran the loop 300 s on both kernels (scripts/vm picks
+# the mode from the QEMU version).
+
 # This test toggles nine hot-path stock tracepoints (sched, timer, irq,
 # net, skb, tcp, sock) for 60 s under loopback iperf3 traffic.  A fault
 # shows as a lost guest (scripts/vm exit 125 with the Oops on the
