@@ -9,7 +9,7 @@ Standard topology (one sender namespace per flow, one router, one receiver):
 
 Subcommands: run (traffic + measurement), ping (idle RTT), setup (build the
 topology and leave it), teardown (remove leftovers), plot (flows.png from a
-result.json).  See --help of each and Documentation/netlab.rst.
+result.json), check (expressions over a result.json, for tests).  See --help of each and Documentation/netlab.rst.
 """
 
 import argparse
@@ -208,6 +208,16 @@ def cmd_plot(args):
     return 0
 
 
+def cmd_check(args):
+    from . import check   # the tests' reader: nothing else to import
+    try:
+        return check.check(check.load(args.result), args.expr, check.parse_set(args.set),
+                           err=log)
+    except Error as e:
+        log(f"error: {e}")
+        return 2
+
+
 def cmd_teardown(args):
     try:
         names = os.listdir("/run/netns")
@@ -252,6 +262,23 @@ examples:
   netlab ping --rtt 100ms --count 10
   netlab teardown
 See Documentation/netlab.rst for the JSON schema and the metric definitions."""
+
+
+CHECK_EPILOG = """\
+Each EXPR prints one line: its value (floats to 6 decimals; round(x, n)
+fixes n), 1 or 0 for a comparison, null for a missing value.  NAME=EXPR
+prints NAME=VALUE, shell-quoted, for eval.  Exit 0, 1 if a comparison is
+false, 2 if an EXPR cannot be evaluated (an error on stderr).
+
+EXPR: fields as in Python (flows[0].rtt.p95, config["rate_mbps"],
+goodput_series.mbps[2:]), numbers, strings, + - * /, < <= > >= == !=
+(chained), and, or, not, and abs len min max sum mean round, and
+during(SERIES, T0, T1): the values of a {t_s, ...} series with t_s in
+[T0, T1].
+
+example:
+  netlab check /tmp/r1 'e=round(flows[0].goodput_mbps, 2)' \\
+      'flows[0].rtt.p95 <= 0.8 * c95' --set c95=61.2"""
 
 
 def add_path_options(p):
@@ -385,6 +412,16 @@ def build_parser():
     p.add_argument("result", help="result.json or the run's output folder")
     p.add_argument("-o", "--output", help="PNG path (default: flows.png beside result.json)")
     p.set_defaults(func=cmd_plot, needs_root=False)
+
+    p = sub.add_parser("check", help="evaluate expressions over a result.json (no root needed): "
+                                      "print each value, exit 1 if a comparison is false",
+                       formatter_class=fmt, epilog=CHECK_EPILOG)
+    p.add_argument("result", help="result.json or the run's output folder")
+    p.add_argument("expr", nargs="+", metavar="[NAME=]EXPR",
+                   help="e.g. flows[0].goodput_mbps or 'summary.utilisation >= 0.9'")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=NUMBER",
+                   help="a number the expressions can use by NAME (repeatable)")
+    p.set_defaults(func=cmd_check, needs_root=False)
 
     p = sub.add_parser("teardown", help="remove namespaces left by netlab runs that have ended")
     p.add_argument("--all", action="store_true", help="also remove those of runs still alive")

@@ -106,6 +106,21 @@ fle() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 <= b + 0) ? 1 : 0 }'; }
 # fin X LO HI: 1 when LO <= X <= HI
 fin() { awk -v a="$1" -v l="$2" -v h="$3" 'BEGIN { print (a + 0 >= l + 0 && a + 0 <= h + 0) ? 1 : 0 }'; }
 
+# netlab_check DIR NAME=EXPR... [--set NAME=NUMBER]: evaluate each EXPR over
+# DIR/result.json of a netlab run (scripts/netlab check --help) and set
+# the shell variable NAME to its value: a number, 1/0 for a comparison,
+# null when it cannot be evaluated (the reason becomes a TAP comment).
+netlab_check() {
+	local _dir=$1 _out _line
+	shift
+	_out=$("$TOP/scripts/netlab" check "$_dir" "$@" 2>"$RESULTS/netlab-check.err")
+	while IFS= read -r _line; do
+		[[ $_line =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] && eval "$_line"
+	done <<<"$_out"
+	[ -s "$RESULTS/netlab-check.err" ] && tap_diag "$(<"$RESULTS/netlab-check.err")"
+	return 0
+}
+
 # Modules present in this tree (folders with a Kbuild), in load order.
 cc_modules() {
 	local d
