@@ -10,9 +10,12 @@
 #   make install              modules_install + depmod (KDIR's kernel), and
 #                             q_abc.so into TC_LIB_DIR (install-tc-plugin)
 #   make load / unload        insmod / rmmod the modules built here
-#   make check                unit tests, then VM tests on 6.1 and 6.12
+#   make check                unit tests, cost budgets, then VM tests on 6.1 and 6.12
 #   make unit / unit32 /      unit tests: natively, built with -m32, and
 #        unitmips             for big-endian MIPS32 under qemu-mips
+#   make cost                 instructions per ACK of each core (callgrind)
+#                             against tests/cost/budgets; make cost-update
+#                             re-records them
 #   make cross                32-bit i386, ARMv7 and big-endian MIPS builds
 #                             (scripts/cross; CROSS_JOBS=N, default 2)
 #   make dkms-check           DKMS add/build/install/remove on both
@@ -47,7 +50,7 @@ TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
 .PHONY: all modules modules-all install load unload clean check unit \
 	vmtest lint demo bench help tc-plugin install-tc-plugin unit32 unitmips cross \
-	dkms-check
+	dkms-check cost cost-update
 
 all: tc-plugin modules
 
@@ -117,6 +120,7 @@ endif
 	rm -rf $(BUILD_DIR)
 	@# DKMS's copy (dkms.conf CLEAN) has no tests/
 	$(if $(wildcard tests/unit/Makefile),$(MAKE) -C tests/unit clean)
+	$(if $(wildcard tests/cost/Makefile),$(MAKE) -C tests/cost clean)
 
 unit:
 	$(MAKE) -C tests/unit check
@@ -126,6 +130,12 @@ unit32:
 
 unitmips:
 	$(MAKE) -C tests/unit checkmips
+
+cost:
+	$(MAKE) -C tests/cost check
+
+cost-update:
+	$(MAKE) -C tests/cost update
 
 CROSS_JOBS ?= 2
 cross:
@@ -152,4 +162,4 @@ bench:
 	scripts/bench run $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
 
 help:
-	@sed -n '3,25p' Makefile
+	@sed -n '3,28p' Makefile
