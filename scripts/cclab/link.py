@@ -135,6 +135,9 @@ class Config:
         self.sender_qdisc = args.sender_qdisc
         self.upstream_qdisc = args.upstream_qdisc
         self.sender_gso = args.sender_gso
+        self.offloads = args.offloads
+        self.receiver_gro = args.receiver_gro
+        self.offloads_seen = None                # set by the topology
         self.flows = args.flow or [FlowSpec("cubic")]
         self.duration = getattr(args, "duration", 0.0)
         self.trace_path = args.trace
@@ -209,6 +212,8 @@ class Config:
             "data_delay_ms": self.data_delay * 1e3, "ack_slot_ms": self.ack_slot * 1e3,
             "ecn": self.ecn,
             "sender_qdisc": self.sender_qdisc, "sender_gso": self.sender_gso,
+            "offloads": self.offloads, "receiver_gro": self.receiver_gro,
+            "offloads_seen": self.offloads_seen,
             "upstream_qdisc": self.upstream_qdisc,
             "duration_s": self.duration,
             "rx_cpus": self.rx_cpus,

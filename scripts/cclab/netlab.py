@@ -340,12 +340,21 @@ def add_path_options(p):
                         "leave back to back (ETC's micro-bursts need this); the bottleneck "
                         "queue then holds such skbs whole and the router segments them "
                         "as they leave (default off)")
+    g.add_argument("--offloads", choices=["off", "kernel"], default="off",
+                   help="off: TSO, GSO and GRO off on every emulated link (--sender-gso "
+                        "keeps the senders' GSO), so each skb is one wire packet; kernel: "
+                        "leave them as the kernel sets them on veth (TSO and GSO on, GRO "
+                        "off), as a host's stack runs (default off)")
+    g.add_argument("--receiver-gro", action=argparse.BooleanOptionalAction, default=False,
+                   help="switch GRO on at the receiver's interface: it aggregates segments "
+                        "and sends stretched ACKs (default off)")
     g.add_argument("--upstream-qdisc", default=None, metavar="QDISC",
                    help="a second queue in the router, ahead of the bottleneck, on every "
                         "sender's traffic (after --loss), e.g. \"abc bandwidth 10mbit\" for two "
                         "ABC routers in series (default: none)")
     g.add_argument("--sender-qdisc", default=None,
-                   help="root qdisc on the senders' interfaces, e.g. fq (default: none added)")
+                   help="root qdisc on the senders' interfaces, e.g. fq or fq_codel "
+                        "(default: none added, veth's noqueue)")
     g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,start=S][,duration=D][,ecn=on|off]",
                    help="one sender/receiver pair running CCA; repeat for more flows "
                         "(default: one cubic flow). rtt overrides --rtt for this pair; start "

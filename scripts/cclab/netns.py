@@ -90,21 +90,42 @@ class Netns:
 
 SIOCETHTOOL = 0x8946
 ETHTOOL_STSO, ETHTOOL_SGSO, ETHTOOL_SGRO = 0x1F, 0x24, 0x2C
+ETHTOOL_GTSO, ETHTOOL_GGSO, ETHTOOL_GGRO = 0x1E, 0x23, 0x2B
+
+
+def _ethtool_value(ns, dev, cmd, value=0):
+    """One legacy ethtool_value ioctl on DEV; returns the value it holds after."""
+    with contextlib.closing(ns.socket(socket.AF_INET, socket.SOCK_DGRAM)) as s:
+        buf = ctypes.create_string_buffer(struct.pack("=II", cmd, value))
+        ifr = struct.pack("16sP", dev.encode(), ctypes.addressof(buf)).ljust(40, b"\0")
+        fcntl.ioctl(s.fileno(), SIOCETHTOOL, ifr)
+        return struct.unpack("=II", buf.raw[:8])[1]
+
+
+def set_offloads(ns, dev, **features):
+    """ethtool -K DEV tso|gso|gro on|off."""
+    cmds = {"tso": ETHTOOL_STSO, "gso": ETHTOOL_SGSO, "gro": ETHTOOL_SGRO}
+    for name, on in features.items():
+        _ethtool_value(ns, dev, cmds[name], int(on))
+
+
+def get_offloads(ns, dev):
+    """ethtool -k DEV: {"tso": bool, "gso": bool, "gro": bool}."""
+    cmds = {"tso": ETHTOOL_GTSO, "gso": ETHTOOL_GGSO, "gro": ETHTOOL_GGRO}
+    return {name: bool(_ethtool_value(ns, dev, cmd)) for name, cmd in cmds.items()}
 
 
 def offloads_off(ns, dev, keep_gso=False):
-    """ethtool -K DEV tso off gso off gro off, through the legacy ioctls.
+    """ethtool -K DEV tso off gso off gro off.
 
     keep_gso leaves software GSO on: the stack still builds multi-segment
     skbs and cuts them into wire packets at this device, back to back, as
     a NIC's TSO would.
     """
-    cmds = (ETHTOOL_STSO, ETHTOOL_SGRO) if keep_gso else (ETHTOOL_STSO, ETHTOOL_SGSO, ETHTOOL_SGRO)
-    with contextlib.closing(ns.socket(socket.AF_INET, socket.SOCK_DGRAM)) as s:
-        for cmd in cmds:
-            value = ctypes.create_string_buffer(struct.pack("=II", cmd, 0))
-            ifr = struct.pack("16sP", dev.encode(), ctypes.addressof(value)).ljust(40, b"\0")
-            fcntl.ioctl(s.fileno(), SIOCETHTOOL, ifr)
+    if keep_gso:
+        set_offloads(ns, dev, tso=False, gro=False)
+    else:
+        set_offloads(ns, dev, tso=False, gso=False, gro=False)
 
 
 NLMSG_ERROR, NLMSG_DONE = 2, 3

@@ -25,6 +25,7 @@ LINK_OPTIONS = {
     "trace_format": "--trace-format", "trace_step": "--trace-step", "burst": "--burst",
     "sender_qdisc": "--sender-qdisc", "sender_gso": None, "ecn": None,
     "ack_slot": "--ack-slot", "upstream_qdisc": "--upstream-qdisc",
+    "offloads": "--offloads", "receiver_gro": None,
 }
 FLOW_KEYS = {"cca", "rtt", "start", "duration", "ecn"}
 SCENARIO_KEYS = {"order", "title", "source", "about", "matrix", "link", "flows", "duration", "warmup",
@@ -158,6 +159,8 @@ def netlab_args(link, flows, table, test, duration, warmup, extra):
         # ETC's micro-bursts need multi-segment skbs; every CCA gets the
         # same sending path so the comparison stays fair (as make demo did).
         args.append("--sender-gso")
+    if link.get("receiver_gro"):
+        args.append("--receiver-gro")
     ecn = link.get("ecn", cca.get("ecn"))
     if ecn is not None:
         args.append("--ecn" if ecn else "--no-ecn")

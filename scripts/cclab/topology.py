@@ -9,7 +9,8 @@ import time
 from .common import Error, debug, log
 from .link import (BOTTLENECK_DEV, DEFAULT_PREFIX, LOSS_DEV, RECEIVER_IP, ROUTER_RCV_IP,
                    SENDER_NET)
-from .netns import Netns, delete_namespaces, icmp_ping, offloads_off, run, run_batch
+from .netns import (Netns, delete_namespaces, get_offloads, icmp_ping, offloads_off, run,
+                    run_batch, set_offloads)
 from .stats import percentile
 from .units import WIRE_BYTES
 
@@ -84,11 +85,23 @@ class Topology:
         if cfg.rx_cpus:
             self._steer_rx(*cfg.rx_cpus)
             debug(f"receive processing steered to CPUs {cfg.rx_cpus}")
-        for i, ns in enumerate(self.senders):
-            offloads_off(ns, "eth0", keep_gso=cfg.sender_gso)
-            offloads_off(self.router, f"s{i}")
-        offloads_off(self.receiver, "eth0")
-        offloads_off(self.router, BOTTLENECK_DEV)
+        if cfg.offloads == "off":
+            for i, ns in enumerate(self.senders):
+                offloads_off(ns, "eth0", keep_gso=cfg.sender_gso)
+                offloads_off(self.router, f"s{i}")
+            offloads_off(self.receiver, "eth0")
+            offloads_off(self.router, BOTTLENECK_DEV)
+        if cfg.receiver_gro:
+            # veth runs NAPI (and so GRO) on its receive side only when
+            # GRO is switched on: the receiver then sees aggregated
+            # segments and sends stretched ACKs, as on a real host.
+            set_offloads(self.receiver, "eth0", gro=True)
+        # What the devices really run, for the result (a test can check it).
+        cfg.offloads_seen = {
+            "sender": get_offloads(self.senders[0], "eth0"),
+            "router_in": get_offloads(self.router, "s0"),
+            "bottleneck": get_offloads(self.router, BOTTLENECK_DEV),
+            "receiver": get_offloads(self.receiver, "eth0")}
 
         run_batch("tc", self.router.name, self._router_tc(),
                   hint=" (is the sch_abc module loaded and q_abc.so in TC_LIB_DIR?)"

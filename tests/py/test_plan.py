@@ -75,6 +75,20 @@ class Plans(unittest.TestCase):
         self.assertEqual((r["dir"], r["needs"]), (os.path.join("runs", "steady", "1_flow", "cubic"),
                                                   ["cubic"]))
 
+    def test_stack_defaults(self):
+        """offloads and receiver_gro reach netlab, and its Config keeps them."""
+        _, runs, _ = make("-s", "stack-100m", "-c", "abc", "--variant", "steady")
+        argv = runs[0]["netlab"]
+        self.assertEqual(argv[argv.index("--offloads") + 1], "kernel")
+        self.assertIn("--receiver-gro", argv)
+        args = netlab.build_parser().parse_args(["run"] + argv + ["--out", "x"])
+        args.buffer = units.parse_buffer(args.buffer_text)
+        cfg = link.Config(args)
+        self.assertEqual((cfg.offloads, cfg.receiver_gro, cfg.sender_qdisc),
+                         ("kernel", True, "fq_codel"))
+        _, runs, _ = make("-s", "steady", "-c", "cubic", "--variant", "1 flow")
+        self.assertNotIn("--receiver-gro", runs[0]["netlab"])
+
     def test_quick(self):
         chosen, runs, _ = make("--quick")
         self.assertTrue(all("quick" in sc for sc in chosen))

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# stack_defaults: every module on the stack a server runs, not the lab's
+# one-packet-per-skb links.  netlab --offloads kernel leaves TSO and GSO
+# as veth has them (on), --receiver-gro turns GRO on at the receiver (so
+# it sends stretched ACKs) and the senders' root qdisc is fq_codel, the
+# default_qdisc systemd sets.  On the 20 Mbit/s, 40 ms, 1 BDP drop-tail
+# link, CUBIC, ETC, PCC and pad_bbr run one after another in one run,
+# then ABC through sch_abc in a second: each must fill the link as CUBIC
+# does (a floor of 0.8 x CUBIC's goodput), and ETC and ABC must keep
+# their delay below CUBIC's, which is what they are for.  The super-
+# packets reach ETC's burst timing, PCC's interval accounting, sch_abc's
+# per-packet marks (it splits them) and PAD's rate samples.
+#
+# The goodput floors are judged only when CUBIC fills 80 % of the link,
+# so a slow guest skips them instead of failing.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_tools iperf3 tc jq
+NETLAB=$TOP/scripts/netlab
+SECS=${STACK_SECS:-14}
+OMIT=4
+GAP=3
+RATE=20
+
+tap_plan 8
+
+loaded=()
+load() {
+	local mod=$1
+	shift
+	grep -q "^$mod " /proc/modules && return 0
+	if [ -f "$MODDIR/$mod/$mod.ko" ]; then
+		insmod "$MODDIR/$mod/$mod.ko" "$@" || return 1
+	else
+		modprobe "$mod" || return 1
+	fi
+	loaded=("$mod" "${loaded[@]}")
+}
+unload_all() {
+	local m
+	for m in "${loaded[@]}"; do rmmod "$m" 2>/dev/null; done
+}
+trap unload_all EXIT
+
+err=""
+for spec in tcp_etc tcp_pcc tcp_bbr "pad_shim inner=bbr" sch_abc tcp_abc; do
+	# shellcheck disable=SC2086
+	load $spec || err="$err ${spec%% *}"
+done
+if [ -n "$err" ]; then
+	tap_fail "load the modules" "failed:$err"
+	tap_done
+fi
+
+# stack_run TAG ARGS...: netlab on the stack's defaults, $RESULTS/TAG
+stack_run() {
+	local tag=$1 rc
+	shift
+	rm -rf "${RESULTS:?}/$tag"
+	"$NETLAB" run --rate ${RATE}mbit --rtt 40ms --buffer 1bdp --offloads kernel \
+		--receiver-gro --sender-qdisc fq_codel --warmup $OMIT --out "$RESULTS/$tag" "$@" \
+		>/dev/null 2>"$RESULTS/$tag.log"
+	rc=$?
+	[ $rc = 0 ] || tap_diag "netlab run $tag failed (exit $rc):"
+	tap_diag "$(grep -v '^netlab: result' "$RESULTS/$tag.log")"
+	return $rc
+}
+
+ccas=(cubic etc pcc pad_bbr)
+flows=()
+for i in "${!ccas[@]}"; do
+	flows+=(--flow "${ccas[$i]},start=$((i * (SECS + GAP))),duration=$SECS")
+done
+stack_run stack-tbf --qdisc tbf "${flows[@]}" --duration $((4 * SECS + 3 * GAP))
+stack_run stack-abc --qdisc abc --ecn --flow abc --duration "$SECS"
+
+# The mode is what it claims: super-packets leave the senders and the
+# receiver aggregates.
+seen=$(jq -r '.config.offloads_seen | "sender tso \(.sender.tso) gso \(.sender.gso), receiver gro \(.receiver.gro)"' \
+	"$RESULTS/stack-tbf/result.json" 2>/dev/null)
+tap_check "$([ "$seen" = "sender tso true gso true, receiver gro true" ] && echo 1)" \
+	"offloads as the kernel sets them, GRO at the receiver" "${seen:-no result}"
+
+mbit=() p95=()
+for i in "${!ccas[@]}"; do
+	m=0 r=0
+	netlab_check "$RESULTS/stack-tbf" "m=round(flows[$i].goodput_mbps, 2)" "r=flows[$i].rtt.p95"
+	mbit+=("$m") p95+=("$r")
+done
+m=0 r=0
+netlab_check "$RESULTS/stack-abc" 'm=round(flows[0].goodput_mbps, 2)' 'r=flows[0].rtt.p95'
+ccas+=(abc) mbit+=("$m") p95+=("$r")
+
+# CUBIC is the control: it must fill the link for the floors to mean
+# anything in this guest.
+c_util=$(awk -v m="${mbit[0]}" -v r=$RATE 'BEGIN { printf "%.1f", 100 * m / r }')
+tap_check "$(fge "$c_util" 50)" "cubic runs on the stack's defaults" \
+	"${mbit[0]} Mbit/s ($c_util % of $RATE), RTT p95 ${p95[0]} ms"
+guest_ok=$(fge "$c_util" 80)
+
+for i in 1 2 3 4; do
+	what="${ccas[$i]}: goodput >= 0.8 x cubic's on the stack's defaults"
+	detail="${mbit[$i]} Mbit/s against ${mbit[0]}, RTT p95 ${p95[$i]} ms"
+	if [ "$guest_ok" = 1 ]; then
+		tap_check "$(fge "${mbit[$i]}" "$(awk -v c="${mbit[0]}" 'BEGIN { print 0.8 * c }')")" \
+			"$what" "$detail"
+	else
+		tap_skip "$what" "cubic got $c_util % of the link: guest too slow ($detail)"
+	fi
+done
+
+for i in 1 4; do
+	tap_check "$([ "$(fle "${p95[$i]}" 0)" = 0 ] && fle "${p95[$i]}" "${p95[0]}")" \
+		"${ccas[$i]}: RTT p95 at most cubic's on the stack's defaults" \
+		"${p95[$i]} ms against ${p95[0]} ms"
+done
+tap_done
