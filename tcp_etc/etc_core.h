@@ -319,6 +319,14 @@ static inline u64 etc_model_rp(u64 cl, u64 rc, u64 rb)
 	return fp_mul(cl, fp_div(rb, rb + rc));
 }
 
+/* The time etc_floor_rate() sends a burst in: the min RTT, or a second. */
+static inline u32 etc_floor_us(const struct etc_core *e)
+{
+	if (e->min_rtt_us == ETC_NO_RTT)
+		return USEC_PER_SEC;
+	return e->min_rtt_us ? e->min_rtt_us : 1;
+}
+
 /*
  * Lowest rate: one burst per min RTT, so ACKs keep coming; one per second
  * until an RTT is known.
@@ -326,17 +334,25 @@ static inline u64 etc_model_rp(u64 cl, u64 rc, u64 rb)
 static inline u64 etc_floor_rate(const struct etc_core *e,
 				 const struct etc_params *p, u32 mss)
 {
-	u32 rtt = e->min_rtt_us == ETC_NO_RTT ? USEC_PER_SEC : e->min_rtt_us;
-
-	return etc_bytes_per_sec((u64)p->burst * mss, rtt ? rtt : 1);
+	return etc_bytes_per_sec((u64)p->burst * mss, etc_floor_us(e));
 }
 
-/* Keep s at or above etc_floor_rate(). */
+/*
+ * Keep s at or above etc_floor_rate().  This runs on every ACK, and s is
+ * mostly far above the floor: (s + 1) x us > bytes x 10^6 says so without
+ * dividing.  A product that wraps can only fail that test (had it been
+ * <= bytes x 10^6, it would not have wrapped), so it never lets a rate
+ * below the floor through.
+ */
 static inline void etc_apply_floor(struct etc_core *e,
 				   const struct etc_params *p, u32 mss)
 {
-	u64 floor = etc_floor_rate(e, p, mss);
+	u64 bytes = (u64)p->burst * mss, floor;
 
+	if (bytes <= U64_MAX / USEC_PER_SEC &&
+	    (e->rate + 1) * etc_floor_us(e) > bytes * USEC_PER_SEC)
+		return;
+	floor = etc_floor_rate(e, p, mss);
 	if (e->rate < floor)
 		e->rate = floor;
 }
@@ -372,6 +388,14 @@ static inline u64 etc_pacing_rate(const struct etc_core *e,
 	return e->rate;
 }
 
+/* Upper bound of etc_cwnd(): the in-flight cap of heavy loss, 2^24 - 1. */
+static inline u32 etc_cwnd_cap(const struct etc_core *e)
+{
+	if (e->inflight_hi && e->inflight_hi < 0xffffff)
+		return e->inflight_hi;
+	return 0xffffff;
+}
+
 /*
  * cwnd cap in packets: 2 x s x min RTT plus two bursts (sec. 4).  In the
  * detection stage s is also bounded by what the path delivered: Rp may
@@ -380,13 +404,26 @@ static inline u64 etc_pacing_rate(const struct etc_core *e,
  * past the bottleneck is seen a round late.  Twice the delivery rate
  * still lets s double per round (r lags s by one round) but keeps the
  * overshoot's queue within about one BDP.
+ *
+ * The glue calls this on every ACK, but the cap only changes with s, the
+ * RTT, r, the stage, the in-flight cap, the MSS or N: mostly once a
+ * round.  @prev, the cwnd set on the previous ACK, is taken as a guess
+ * and checked by two products: the packets from the BDP are
+ * q = @prev - 2N exactly when
+ *	ceil(q x mss / 2) x 10^6 <= s x rtt < ceil((q + 1) x mss / 2) x 10^6,
+ * and above q when only the first holds, which settles the cwnd without
+ * dividing when @prev was already at a cap.  There is no room for a
+ * cache: struct etc_core fills ICSK_CA_PRIV_SIZE.  The result does not
+ * depend on @prev (0: no guess); etc_cwnd() passes none.
  */
-static inline u32 etc_cwnd(const struct etc_core *e,
-			   const struct etc_params *p, u32 mss, u32 srtt_us)
+static inline u32 etc_cwnd_prev(const struct etc_core *e,
+				const struct etc_params *p, u32 mss,
+				u32 srtt_us, u32 prev)
 {
 	u32 rtt = e->min_rtt_us != ETC_NO_RTT ? e->min_rtt_us : srtt_us;
 	u64 dlv = e->rcv > e->rcv_now ? e->rcv : e->rcv_now;
-	u64 rate = e->rate, pkts;
+	u64 rate = e->rate, bdp, pkts, qm;
+	u32 cap = etc_cwnd_cap(e), q = prev - 2 * p->burst;
 
 	if (!mss)
 		return 2 * p->burst;
@@ -394,10 +431,26 @@ static inline u32 etc_cwnd(const struct etc_core *e,
 		return 10 + p->burst;
 	if (e->stage == ETC_DETECT && dlv && dlv < rate)
 		rate = dlv;
+	bdp = rate * rtt;	/* 10^6 x etc_rate_bytes(rate, rtt) */
+	/* no guess if it wrapped; q < 2^24, mss < 2^16: the products fit */
+	if (q <= 0xffffff && mss <= U16_MAX) {
+		qm = (u64)q * mss;
+		if (((qm + 1) >> 1) * USEC_PER_SEC <= bdp) {
+			if (bdp < ((qm + mss + 1) >> 1) * USEC_PER_SEC)
+				return prev < cap ? prev : cap;
+			if (prev >= cap)
+				return cap;
+		}
+	}
 	pkts = div_u64(2 * etc_rate_bytes(rate, rtt), mss) + 2 * p->burst;
-	if (e->inflight_hi && pkts > e->inflight_hi)
-		pkts = e->inflight_hi;
-	return pkts > 0xffffff ? 0xffffff : (u32)pkts;
+	return pkts < cap ? (u32)pkts : cap;
+}
+
+/* etc_cwnd_prev() without a guess. */
+static inline u32 etc_cwnd(const struct etc_core *e,
+			   const struct etc_params *p, u32 mss, u32 srtt_us)
+{
+	return etc_cwnd_prev(e, p, mss, srtt_us, 0);
 }
 
 /* Close the open burst: add its dispersion to the round's Rp sample. */
@@ -832,7 +885,7 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
  * @a: what the ACK says
  *
  * Return: what changed, for tracing; the glue then reads
- * etc_pacing_rate() and etc_cwnd().
+ * etc_pacing_rate() and etc_cwnd_prev().
  */
 static inline enum etc_event etc_on_ack(struct etc_core *e,
 					const struct etc_params *p,

@@ -91,7 +91,8 @@ static void etc_apply(struct sock *sk, const struct etc_core *e,
 		      const struct etc_params *p)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 cwnd = etc_cwnd(e, p, tp->mss_cache, tp->srtt_us >> 3);
+	u32 cwnd = etc_cwnd_prev(e, p, tp->mss_cache, tp->srtt_us >> 3,
+				 tcp_snd_cwnd(tp));
 
 	cc_set_pacing_rate(sk, etc_pacing_rate(e, p));
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));

@@ -8,6 +8,9 @@
  *  - Eq. 5 pulling-rate model: ABW <= Rp <= C_L, Rp >= C_L / 2.
  *  - Eq. 2 drain time, the (s + r) / 2 decrease.
  *  - Overflow: 100 Gbit/s rates and 1 s RTTs.
+ *  - The floor and the cwnd cap tested by products on each ACK: the same
+ *    numbers as the divisions, at the bounds of each product, and a min
+ *    RTT, MSS, N or in-flight cap that changes mid-round.
  *  - The stable stage's k x r_max cap, and Eq. 1's step for two flows
  *    behind one queue (the smaller gains more, sec. 5.3).
  *  - The per-ACK state machine on a packet-level simulation of a FIFO
@@ -262,6 +265,154 @@ static void test_cwnd(void)
 	    "cwnd: 2 x s x min RTT; detection stage: 2 x max(r, last round) x min RTT",
 	    "before any round %u, detection %u and %u, stable %u packets",
 	    first, detect, slow, stable);
+}
+
+/* The floor as the division alone sets it. */
+static u64 floor_ref(const struct etc_core *e, const struct etc_params *p,
+		     u32 mss)
+{
+	u64 f = etc_floor_rate(e, p, mss);
+
+	return e->rate < f ? f : e->rate;
+}
+
+/*
+ * etc_apply_floor() settles most ACKs by a product, not the division:
+ * the same s at the floor, one below and above it, with and without a
+ * min RTT, with products that wrap, at ETC_MAX_RATE and for bytes x 10^6
+ * past 64 bits.
+ */
+static void test_floor_exact(void)
+{
+	static const u32 rtts[] = { ETC_NO_RTT, 0, 1, 3, 999, 40000, 1000003,
+				    U32_MAX - 1 };
+	static const u32 msss[] = { 1, 7, 536, 1397, 1448, 9000, 65535 };
+	struct etc_params p = defaults();
+	int i, n = 0, bad = 0, raised = 0;
+
+	for (i = 0; i < 200000; i++) {
+		struct etc_core e;
+		u32 mss = msss[rnd64() % ARRAY_SIZE(msss)];
+		u64 f, want;
+
+		etc_core_init(&e, mss, 40000, 0);
+		e.min_rtt_us = rtts[rnd64() % ARRAY_SIZE(rtts)];
+		if (e.min_rtt_us != ETC_NO_RTT && rndu() < 0.5)
+			e.min_rtt_us = (u32)(rnd64() >> (rnd64() % 32));
+		p.burst = 2 + rnd64() % 31;
+		if (rndu() < 0.01) {	/* bytes x 10^6 does not fit */
+			p.burst = 1U << 20;
+			mss = 1U << 30;
+		}
+		f = etc_floor_rate(&e, &p, mss);
+		e.rate = f + (rnd64() % 5) - 2;
+		if (rndu() < 0.05)
+			e.rate = ETC_MAX_RATE + (rnd64() % 3) - 1;
+		if (rndu() < 0.05)
+			e.rate = rnd64() >> (rnd64() % 64);
+		want = floor_ref(&e, &p, mss);
+		raised += want != e.rate;
+		etc_apply_floor(&e, &p, mss);
+		bad += e.rate != want;
+		n++;
+	}
+	tap(!bad && raised > n / 4,
+	    "floor: s against bytes / min RTT by a product: as the division",
+	    "%d of %d wrong, %d raised", bad, n, raised);
+}
+
+/*
+ * etc_cwnd_prev() with a guess gives what etc_cwnd() (the division)
+ * gives, whatever the guess.  First where the two products decide: s x
+ * RTT one below and at each bound of the q the guess says, with odd MSSs
+ * (where ceil(q x mss / 2) rounds), MSSs and guesses past the products'
+ * range, and the in-flight cap below and above the guess; then random
+ * states and guesses.
+ */
+static void test_cwnd_prev(void)
+{
+	static const u32 msss[] = { 1, 7, 536, 1397, 1448, 9000, 65535,
+				    U32_MAX };
+	struct etc_params p = defaults();
+	int i, n = 0, bad = 0, hit = 0;
+
+	for (i = 0; i < 400000; i++) {
+		struct etc_core e;
+		u32 mss = msss[rnd64() % ARRAY_SIZE(msss)];
+		u32 q = (u32)(rnd64() >> (40 + rnd64() % 24)), prev, cw;
+		u64 a, b, x, want;
+
+		if (rndu() < 0.5)
+			mss = 1 + (u32)(rnd64() % 70000);
+		p.burst = 2 + rnd64() % 31;
+		etc_core_init(&e, mss, 1, 0);
+		e.min_rtt_us = 1;	/* s x RTT = s */
+		e.stage = ETC_STABLE;
+		if (rndu() < 0.3)
+			e.inflight_hi = q + 2 * p.burst + (u32)(rnd64() % 5) - 2;
+		a = ((u64)q * mss + 1) >> 1;
+		b = ((u64)q * mss + mss + 1) >> 1;
+		x = (rnd64() & 2 ? b : a) * USEC_PER_SEC;
+		if (rnd64() & 1) {
+			if (!x)
+				continue;
+			x--;
+		}
+		e.rate = x;
+		prev = q + 2 * p.burst;
+		want = (2 * (x / USEC_PER_SEC)) / mss + 2 * p.burst;
+		if (e.inflight_hi && want > e.inflight_hi)
+			want = e.inflight_hi;
+		if (want > 0xffffff)
+			want = 0xffffff;
+		cw = etc_cwnd_prev(&e, &p, mss, 1, prev);
+		bad += cw != want || etc_cwnd(&e, &p, mss, 1) != want;
+		hit += cw == prev;
+		n++;
+	}
+	tap(!bad && hit > n / 8,
+	    "cwnd: a guess checked at the bounds of each product: as the division",
+	    "%d of %d wrong, %d times the guess", bad, n, hit);
+
+	bad = 0;
+	n = 0;
+	for (i = 0; i < 200000; i++) {
+		struct etc_core e;
+		u32 mss = 1 + (u32)(rnd64() % 66000), srtt = (u32)rnd64(), want;
+		u32 cap, guess[12];
+		unsigned int j;
+
+		p.burst = 2 + rnd64() % 31;
+		etc_core_init(&e, mss, 0, 0);
+		e.rate = rnd64() >> (18 + rnd64() % 46);
+		e.rcv = rnd64() >> (18 + rnd64() % 46);
+		e.rcv_now = rnd64() >> (18 + rnd64() % 46);
+		e.stage = rnd64() & 1;
+		e.inflight_hi = rndu() < 0.3 ? (u32)(rnd64() >> (rnd64() % 32)) : 0;
+		e.min_rtt_us = rndu() < 0.1 ? ETC_NO_RTT :
+			       (u32)(rnd64() >> (32 + rnd64() % 32));
+		if (rndu() < 0.01)
+			mss = 0;
+		want = etc_cwnd(&e, &p, mss, srtt);
+		cap = e.inflight_hi && e.inflight_hi < 0xffffff ?
+		      e.inflight_hi : 0xffffff;
+		guess[0] = want;
+		guess[1] = want + 1;
+		guess[2] = want - 1;
+		guess[3] = want + 2;
+		guess[4] = want - 2;
+		guess[5] = cap;
+		guess[6] = cap + 1;
+		guess[7] = 0;
+		guess[8] = 2 * p.burst - 1;
+		guess[9] = 2 * p.burst;
+		guess[10] = U32_MAX;
+		guess[11] = (u32)rnd64() >> (rnd64() % 32);
+		for (j = 0; j < ARRAY_SIZE(guess); j++, n++)
+			bad += etc_cwnd_prev(&e, &p, mss, srtt, guess[j]) != want;
+	}
+	tap(!bad, "cwnd: random states; guess right, off by 1 or 2, the cap, none: as the division",
+	    "%d of %d wrong", bad, n);
 }
 
 /* Sec. 3.2 stage rules, driven directly. */
@@ -1231,6 +1382,80 @@ static void test_restart_keeps(void)
 	    mbit(d.e.rate), mbit(d.e.rp), mbit(d.e.rcv_max));
 }
 
+/* The first ACK of a new burst, mid-round, @rtt_us after the last one. */
+static void mid_round_ack(struct drive *d, struct etc_ack *a, u32 rtt_us)
+{
+	memset(a, 0, sizeof(*a));
+	a->now_us = d->e.burst_t1 + 10;
+	a->burst_id = d->id + 1000;
+	a->delivered = d->dlv + 1;
+	a->prior_delivered = d->e.round_dlv - 1;
+	a->rtt_us = rtt_us;
+	a->inflight = (u64)(d->sent - d->dlv) * MSS;
+	a->mss = MSS;
+	a->valid = true;
+	etc_on_ack(&d->e, &d->p, a);
+}
+
+/*
+ * Mid-round, without a round end: a lower min RTT, a larger MSS, a larger
+ * N and an in-flight cap each change the cwnd, and the previous cwnd as
+ * the guess must not stand for the new one; at the floor, a lower min RTT
+ * and a larger MSS raise the floor, which must lift s on that ACK.
+ */
+static void test_mid_round(void)
+{
+	struct drive d, fl;
+	struct etc_ack a;
+	u32 dlv0, cw[5], ref[5];
+	u64 f0, f1, f2;
+	bool ok = true;
+	int i;
+
+	drive_init(&d, 6000);
+	drive_run(&d, 2000000, ~0ULL);
+	fl = d;
+	dlv0 = d.e.round_dlv;
+	cw[0] = etc_cwnd(&d.e, &d.p, MSS, DRV_RTT);
+	ref[0] = cw[0];
+	mid_round_ack(&d, &a, d.e.min_rtt_us / 2);
+	cw[1] = etc_cwnd_prev(&d.e, &d.p, MSS, DRV_RTT, cw[0]);
+	ref[1] = etc_cwnd(&d.e, &d.p, MSS, DRV_RTT);
+	/* the MSS shrinks (path MTU) on the next ACK of that burst */
+	a.now_us += 10;
+	a.delivered++;
+	a.mss = 1200;
+	etc_on_ack(&d.e, &d.p, &a);
+	cw[2] = etc_cwnd_prev(&d.e, &d.p, a.mss, DRV_RTT, cw[1]);
+	ref[2] = etc_cwnd(&d.e, &d.p, a.mss, DRV_RTT);
+	d.p.burst = 16;
+	cw[3] = etc_cwnd_prev(&d.e, &d.p, a.mss, DRV_RTT, cw[2]);
+	ref[3] = etc_cwnd(&d.e, &d.p, a.mss, DRV_RTT);
+	d.e.inflight_hi = cw[3] - 3;
+	cw[4] = etc_cwnd_prev(&d.e, &d.p, a.mss, DRV_RTT, cw[3]);
+	ref[4] = etc_cwnd(&d.e, &d.p, a.mss, DRV_RTT);
+	ok &= d.e.round_dlv == dlv0;
+	for (i = 1; i < 5; i++)
+		ok &= cw[i] == ref[i] && cw[i] != cw[i - 1];
+
+	/* at the floor, as after RTOs */
+	f0 = etc_floor_rate(&fl.e, &fl.p, MSS);
+	fl.e.rate = f0;
+	mid_round_ack(&fl, &a, fl.e.min_rtt_us / 2);
+	f1 = etc_floor_rate(&fl.e, &fl.p, MSS);
+	ok &= fl.e.rate == f1 && f1 > f0 + f0 / 2;
+	a.now_us += 10;
+	a.delivered++;
+	a.mss = 8948;
+	etc_on_ack(&fl.e, &fl.p, &a);
+	f2 = etc_floor_rate(&fl.e, &fl.p, a.mss);
+	ok &= fl.e.rate == f2 && f2 > 6 * f1 && fl.e.round_dlv == dlv0;
+	tap(ok, "mid-round: min RTT, MSS, N and in-flight cap reach the cwnd and floor on that ACK",
+	    "cwnd %u, min RTT / 2 %u, MSS 1200 %u, N 16 %u, capped %u; floor %.3f, %.3f, %.3f Mbit/s, s %.3f",
+	    cw[0], cw[1], cw[2], cw[3], cw[4], mbit(f0), mbit(f1), mbit(f2),
+	    mbit(fl.e.rate));
+}
+
 /*
  * App-limited data (a video call, RPCs): after 5 rounds at 15 Mbit/s the
  * application sends a tenth of that for 2 s.  Those rounds say what the
@@ -1366,6 +1591,8 @@ int main(void)
 	test_drain();
 	test_overflow();
 	test_cwnd();
+	test_floor_exact();
+	test_cwnd_prev();
 	test_stages();
 	test_stable_fairness();
 	test_grad_confirm();
@@ -1380,6 +1607,7 @@ int main(void)
 	test_drain_bound();
 	test_idle_round();
 	test_restart_keeps();
+	test_mid_round();
 	test_app_limited();
 	test_fuzz();
 	return tap_finish();
