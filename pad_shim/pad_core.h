@@ -63,8 +63,9 @@
 #include "cc_fixedpoint.h"
 
 #define PAD_RATE_SHIFT		24
-/* checkpoints of the lambda window */
-#define PAD_RING		8
+/* checkpoints of the lambda window, a power of two */
+#define PAD_RING_SHIFT		3
+#define PAD_RING		BIT(PAD_RING_SHIFT)
 /* smallest checkpoint spacing: tiny RTTs (loopback) still span time */
 #define PAD_MIN_CP_US		50
 /* bucket depth: a few packets, or 1 ms at mu, whichever is larger */
@@ -156,7 +157,7 @@ static inline void pad_update_lambda(struct pad_core *c,
 	const struct pad_cp *old;
 	u64 l;
 
-	gap = max_t(u32, div64_u64((u64)p->w * srtt, PAD_RING), PAD_MIN_CP_US);
+	gap = max_t(u32, ((u64)p->w * srtt) >> PAD_RING_SHIFT, PAD_MIN_CP_US);
 	if (!c->cp_count ||
 	    a->now_us - c->cp[(c->cp_head + PAD_RING - 1) % PAD_RING].t_us >= gap) {
 		c->cp[c->cp_head].t_us = a->now_us;

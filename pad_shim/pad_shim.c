@@ -272,23 +272,34 @@ static struct sock **pad_owner;
 static struct pad_core *pad_table;
 static u32 pad_nr_slots;
 
+/*
+ * Open addressing: PAD_PROBES slots from one picked by the socket's hash,
+ * wrapping at the end of the table.  pad_slot_find() runs on every ACK,
+ * so the hash is scaled into the table by a multiplication and the next
+ * slot found by a compare, not by two divisions ('%').
+ */
 static u32 pad_slot_hash(const struct sock *sk)
 {
-	return hash_ptr(sk, 32) % pad_nr_slots;
+	return reciprocal_scale(hash_ptr(sk, 32), pad_nr_slots);
+}
+
+static u32 pad_slot_next(u32 idx)
+{
+	return idx + 1 < pad_nr_slots ? idx + 1 : 0;
 }
 
 /* The slot a socket claimed; only its owner reads or writes the state. */
 static struct pad_core *pad_slot_find(const struct sock *sk)
 {
-	u32 h, i, idx;
+	u32 i, idx;
 
 	if (!pad_nr_slots)
 		return NULL;
-	h = pad_slot_hash(sk);
+	idx = pad_slot_hash(sk);
 	for (i = 0; i < PAD_PROBES && i < pad_nr_slots; i++) {
-		idx = (h + i) % pad_nr_slots;
 		if (READ_ONCE(pad_owner[idx]) == sk)
 			return &pad_table[idx];
+		idx = pad_slot_next(idx);
 	}
 	return NULL;
 }
@@ -296,33 +307,33 @@ static struct pad_core *pad_slot_find(const struct sock *sk)
 static struct pad_core *pad_slot_claim(struct sock *sk)
 {
 	struct pad_core *c = pad_slot_find(sk);
-	u32 h, i, idx;
+	u32 i, idx;
 
 	if (c || !pad_nr_slots)
 		return c;
-	h = pad_slot_hash(sk);
+	idx = pad_slot_hash(sk);
 	for (i = 0; i < PAD_PROBES && i < pad_nr_slots; i++) {
-		idx = (h + i) % pad_nr_slots;
 		if (!READ_ONCE(pad_owner[idx]) &&
 		    !cmpxchg(&pad_owner[idx], NULL, sk))
 			return &pad_table[idx];
+		idx = pad_slot_next(idx);
 	}
 	return NULL;
 }
 
 static void pad_slot_free(const struct sock *sk)
 {
-	u32 h, i, idx;
+	u32 i, idx;
 
 	if (!pad_nr_slots)
 		return;
-	h = pad_slot_hash(sk);
+	idx = pad_slot_hash(sk);
 	for (i = 0; i < PAD_PROBES && i < pad_nr_slots; i++) {
-		idx = (h + i) % pad_nr_slots;
-		if (READ_ONCE(pad_owner[idx]) != sk)
-			continue;
-		/* our last state writes before the slot can be claimed */
-		smp_store_release(&pad_owner[idx], NULL);
+		if (READ_ONCE(pad_owner[idx]) == sk) {
+			/* our last state writes before the slot can be claimed */
+			smp_store_release(&pad_owner[idx], NULL);
+		}
+		idx = pad_slot_next(idx);
 	}
 }
 
