@@ -6,9 +6,13 @@
  *
  * Units: rates in bytes/s, times in ns or us as named.  The marking
  * fractions (f, the token) are Q16 (FP_ONE = 1.0); eta, the queue weights
- * and everything that scales them are parts per million (ppm).
+ * and everything that scales them are parts per million (ppm).  Divisors
+ * that are constants go through div_u64(), which 32-bit targets do
+ * without a libgcc call.
  *
  *  abc_target_rate()	Eq. 1: tr = eta mu - (mu / delta) (x - d_t)+
+ *  struct abc_law	Eq. 1 for a fixed mu: eta mu and mu / delta
+ *			computed once, no division per packet
  *  abc_accel_frac()	Eq. 2: f = min(tr / (2 cr), 1)
  *  abc_token_mark()	Alg. 1: deterministic accelerate/brake marking
  *  struct abc_win	sliding-window byte counts: dequeue rate cr and
@@ -63,14 +67,96 @@ static inline u64 abc_target_rate(u64 mu, u32 eta_ppm, u32 delta_us,
 	mu = min_t(u64, mu, ABC_RATE_MAX);
 	eta_ppm = min_t(u32, eta_ppm, ABC_PPM);
 	delta_us = clamp_t(u32, delta_us, 1, ABC_TIME_MAX_US);
-	tr = div64_u64(mu * eta_ppm, ABC_PPM);
+	tr = div_u64(mu * eta_ppm, ABC_PPM);
 	if (x_us <= dt_us)
 		return tr;
 	excess = x_us - dt_us;
 	if (excess >= delta_us)
 		return 0;
-	drain = div64_u64(mu * excess, delta_us);
+	drain = div_u64(mu * excess, delta_us);
 	return tr > drain ? tr - drain : 0;
+}
+
+/*
+ * mu / delta in fixed point, bytes/s per us in Q24: the drain term
+ * mu (x - d_t) / delta is then a product.  2^24 > ABC_TIME_MAX_US, the
+ * largest x - d_t, which makes the product exact after one correction
+ * (abc_law_drain); mu << 24 < 2^61.
+ */
+#define ABC_DRAIN_SHIFT		24
+
+/*
+ * Eq. 1 for one mu and one set of parameters: what depends on them alone
+ * (eta mu, mu / delta, the delay below which nothing drains), computed
+ * when they change rather than per packet.  abc_law_rate() returns
+ * exactly abc_target_rate() for the same inputs.
+ */
+struct abc_law {
+	u64 mu;			/* bytes/s, at most ABC_RATE_MAX */
+	u64 tr0;		/* eta mu: the target while x <= d_t */
+	u64 drain_q24;		/* floor(mu 2^24 / delta) */
+	u64 x0_ns;		/* x_ns below this is x_us <= d_t */
+	u32 delta_us;		/* clamped as in abc_target_rate() */
+	u32 dt_us;
+};
+
+/**
+ * abc_law_set() - Precompute Eq. 1 for @mu and the parameters.
+ * @l: the law
+ * @mu: link capacity (the ABC queue's share of it), bytes/s
+ * @eta_ppm: eta in ppm
+ * @delta_us: delta in us
+ * @dt_us: delay threshold d_t in us
+ *
+ * Two divisions, by constants or parameters: to be called when the rate,
+ * the weights or the parameters change, not per packet.
+ */
+static inline void abc_law_set(struct abc_law *l, u64 mu, u32 eta_ppm,
+			       u32 delta_us, u32 dt_us)
+{
+	l->mu = min_t(u64, mu, ABC_RATE_MAX);
+	l->delta_us = clamp_t(u32, delta_us, 1, ABC_TIME_MAX_US);
+	l->dt_us = dt_us;
+	l->tr0 = div_u64(l->mu * min_t(u32, eta_ppm, ABC_PPM), ABC_PPM);
+	l->drain_q24 = div_u64(l->mu << ABC_DRAIN_SHIFT, l->delta_us);
+	l->x0_ns = ((u64)dt_us + 1) * NSEC_PER_USEC;
+}
+
+/*
+ * floor(mu e / delta) for 0 < e < delta, without a division: drain_q24
+ * is at most 1 below mu 2^24 / delta, so drain_q24 e / 2^24 is less than
+ * e / 2^24 < 1 below the exact quotient, and its floor at most 1 below
+ * the exact floor.  One multiply-and-compare corrects that.
+ */
+static inline u64 abc_law_drain(const struct abc_law *l, u64 e)
+{
+	u64 d = (l->drain_q24 * e) >> ABC_DRAIN_SHIFT;
+
+	if ((d + 1) * l->delta_us <= l->mu * e)
+		d++;
+	return d;
+}
+
+/**
+ * abc_law_rate() - Target rate of Eq. 1 for a queuing delay in ns.
+ * @l: the law, from abc_law_set()
+ * @x_ns: queuing delay x in ns
+ *
+ * Return: abc_target_rate() of the law's inputs and x_us = x_ns / 1000
+ * (floor), to the byte/s.  Below d_t (a queue that is not too long)
+ * this is a comparison; above, one division by a constant and a product.
+ */
+static inline u64 abc_law_rate(const struct abc_law *l, u64 x_ns)
+{
+	u64 excess, drain;
+
+	if (x_ns < l->x0_ns)
+		return l->tr0;
+	excess = div_u64(x_ns, NSEC_PER_USEC) - l->dt_us;
+	if (excess >= l->delta_us)
+		return 0;
+	drain = abc_law_drain(l, excess);
+	return l->tr0 > drain ? l->tr0 - drain : 0;
 }
 
 /**
@@ -202,7 +288,7 @@ static inline u64 abc_bytes_rate(u64 bytes, u64 ns)
 	if (bytes < (1ULL << 34)) {
 		r = div64_u64(bytes * NSEC_PER_SEC, ns);
 	} else {
-		u64 us = div64_u64(ns, NSEC_PER_USEC);
+		u64 us = div_u64(ns, NSEC_PER_USEC);
 
 		if (!us || bytes >= (1ULL << 44))
 			return ABC_RATE_MAX;
@@ -291,15 +377,25 @@ static inline u64 abc_win_span(const struct abc_win *w, u64 now)
 	return (ABC_WIN_SLOTS - 1) * w->slot_ns + (now - w->slot_start);
 }
 
-/* Dequeue rate of queue @q over the window, bytes/s. */
-static inline u64 abc_win_rate(const struct abc_win *w, u64 now, u32 q)
+/*
+ * Bytes dequeued from queue @q in the window.  Not zero exactly when
+ * abc_win_rate() is not, if the window was advanced to @now and T is at
+ * most 1 s: the span is then below 1 s, so one byte is at least 1 byte/s.
+ */
+static inline u64 abc_win_bytes(const struct abc_win *w, u32 q)
 {
 	u64 sum = 0;
 	u32 i;
 
 	for (i = 0; i < ABC_WIN_SLOTS; i++)
 		sum += w->bytes[q & 1][i];
-	return abc_bytes_rate(sum, abc_win_span(w, now));
+	return sum;
+}
+
+/* Dequeue rate of queue @q over the window, bytes/s. */
+static inline u64 abc_win_rate(const struct abc_win *w, u64 now, u32 q)
+{
+	return abc_bytes_rate(abc_win_bytes(w, q), abc_win_span(w, now));
 }
 
 /*

@@ -79,6 +79,8 @@ struct abc_sched_data {
 	struct qdisc_watchdog watchdog;
 
 	struct abc_shaper shaper;	/* rate is p.bandwidth */
+	/* Eq. 1 at p.bandwidth: for the whole link and the ABC queue's share */
+	struct abc_law law[2];
 
 	/* weighted fair queuing between the two queues */
 	u64 vtime[TC_ABC_Q_MAX];
@@ -100,7 +102,7 @@ struct abc_sched_data {
 	u64 capacity;
 	u64 dequeue_rate;
 	u32 accel_frac;		/* Q16 */
-	u32 qdelay_us;
+	u64 qdelay_ns;
 	u32 drop_overlimit;	/* drops because the limit was reached */
 };
 
@@ -246,6 +248,19 @@ static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
+ * Eq. 1 at the configured bandwidth depends on the parameters and the
+ * weights only: computed when they change, not per packet.
+ */
+static void abc_refresh_laws(struct abc_sched_data *q)
+{
+	u64 bw = q->p.bandwidth;
+
+	abc_law_set(&q->law[0], bw, q->p.eta, q->p.delta_us, q->p.dt_us);
+	abc_law_set(&q->law[1], div_u64(bw * q->weight[TC_ABC_Q_ABC], ABC_PPM),
+		    q->p.eta, q->p.delta_us, q->p.dt_us);
+}
+
+/*
  * Start a weight period at @now with weights @w (ppm) and empty top-K
  * tables.  A queue's virtual time advances by len * vcost, vcost being
  * ABC_PPM / weight in Q16 (the division is done here, not per packet).
@@ -261,6 +276,7 @@ static void abc_new_period(struct abc_sched_data *q, const u32 w[TC_ABC_Q_MAX],
 		abc_topk_reset(&q->topk[qi], q->p.topk);
 	}
 	q->period_start = now;
+	abc_refresh_laws(q);
 }
 
 static const u32 abc_even_weights[TC_ABC_Q_MAX] = { ABC_PPM / 2, ABC_PPM / 2 };
@@ -302,31 +318,47 @@ static int abc_pick(const struct abc_sched_data *q)
 		TC_ABC_Q_OTHER : TC_ABC_Q_ABC;
 }
 
-/* Eq. 1, Eq. 2 and Alg. 1 for one packet leaving the ABC queue. */
-static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
+/*
+ * Eq. 1 when mu is estimated: it changes with every packet, so nothing
+ * is precomputed.
+ */
+static u64 abc_estimated_target(struct abc_sched_data *q, u64 cr_abc,
+				u64 now, u64 x_ns)
 {
-	const struct abc_skb_cb *cb = abc_cb(skb);
-	u64 cr_abc, cr_other, mu, x_us;
-	bool accel;
-	u32 f;
+	u64 cr_other = abc_win_rate(&q->win, now, TC_ABC_Q_OTHER), mu;
 
-	cr_abc = abc_win_rate(&q->win, now, TC_ABC_Q_ABC);
-	cr_other = abc_win_rate(&q->win, now, TC_ABC_Q_OTHER);
-	if (q->p.bandwidth)
-		mu = q->p.bandwidth;
-	else
-		mu = abc_estimate_mu(abc_win_busy_rate(&q->win),
-				     cr_abc + cr_other);
+	mu = abc_estimate_mu(abc_win_busy_rate(&q->win), cr_abc + cr_other);
 	q->capacity = mu;
 	/* The ABC queue's share of the link while the other one is in use. */
 	if (cr_other)
-		mu = div64_u64(mu * q->weight[TC_ABC_Q_ABC], ABC_PPM);
+		mu = div_u64(mu * q->weight[TC_ABC_Q_ABC], ABC_PPM);
+	return abc_target_rate(mu, q->p.eta, q->p.delta_us, q->p.dt_us,
+			       div_u64(x_ns, NSEC_PER_USEC));
+}
 
-	x_us = div64_u64(now - cb->enqueue_ns, NSEC_PER_USEC);
-	q->qdelay_us = min_t(u64, x_us, U32_MAX);
+/*
+ * Eq. 1, Eq. 2 and Alg. 1 for one packet leaving the ABC queue.  The
+ * target rate is per packet, as x is; at a configured bandwidth only
+ * x and whether the other queue has bytes in the window vary, the rest
+ * is in q->law.
+ */
+static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
+{
+	const struct abc_skb_cb *cb = abc_cb(skb);
+	u64 cr_abc, x_ns = now - cb->enqueue_ns;
+	bool accel, shared;
+	u32 f;
+
+	cr_abc = abc_win_rate(&q->win, now, TC_ABC_Q_ABC);
+	if (q->p.bandwidth) {
+		q->capacity = q->p.bandwidth;
+		shared = abc_win_bytes(&q->win, TC_ABC_Q_OTHER) != 0;
+		q->target_rate = abc_law_rate(&q->law[shared], x_ns);
+	} else {
+		q->target_rate = abc_estimated_target(q, cr_abc, now, x_ns);
+	}
+	q->qdelay_ns = x_ns;
 	q->dequeue_rate = cr_abc;
-	q->target_rate = abc_target_rate(mu, q->p.eta, q->p.delta_us,
-					 q->p.dt_us, x_us);
 	f = abc_accel_frac(q->target_rate, cr_abc);
 	q->accel_frac = f;
 
@@ -486,6 +518,7 @@ static void abc_apply(struct Qdisc *sch, const struct abc_params *p, u64 now)
 		q->token = p->token_limit << FP_SHIFT;
 	if (p->topk != old.topk)
 		abc_new_period(q, abc_even_weights, now);
+	abc_refresh_laws(q);
 }
 
 /* Drop from the head of the longer queue until qlen fits the limit. */
@@ -626,7 +659,8 @@ static int abc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.dequeue_rate = q->dequeue_rate;
 	/* Q16 to ppm: f <= 2^16, so the product fits easily */
 	st.accel_frac = (u32)(((u64)q->accel_frac * ABC_PPM) >> FP_SHIFT);
-	st.qdelay_us = q->qdelay_us;
+	st.qdelay_us = min_t(u64, div_u64(q->qdelay_ns, NSEC_PER_USEC),
+			     U32_MAX);
 	st.drops = q->drop_overlimit;
 	st.estimating = !q->p.bandwidth;
 	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {

@@ -4,13 +4,16 @@
  *
  *  - Eq. 1 over the whole parameter space against a double reference,
  *    monotone in the queuing delay, never above eta mu, 0 past d_t + delta.
+ *  - Eq. 1 precomputed per rate (struct abc_law): equal to the direct
+ *    computation for every input, and set again on a rate change.
  *  - Eq. 2: floor(tr / 2cr) in Q16, capped at 1, 1 when nothing dequeued.
  *  - Alg. 1: f = 0.3 over 1000 packets gives 300 +- 1 accelerates; for
  *    every f, floor(n f) - 1 <= accelerates <= n f; f = 0 and f = 1; bursts
  *    never longer than the token limit; brakes (CE) never become
  *    accelerates.
  *  - Rates: the window's dequeue and backlogged rates from 8 kbit/s to
- *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu.
+ *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu;
+ *    a queue's bytes in the window are zero exactly when its rate is.
  *  - Shaper: a rate change retimes the pending departure (8 kbit/s to
  *    1 Gbit/s waits 12 us, not 1.5 s; down again waits the new rate's
  *    time), random changes, no wrap, idle and lateness.
@@ -108,6 +111,70 @@ static void test_eq1(void)
 	tap(abc_target_rate(2500000, 980000, 133000, 20000, 20000 + 66500) == 1200000,
 	    "Eq. 1: x = d_t + delta/2 drains half the link", "%llu",
 	    (unsigned long long)abc_target_rate(2500000, 980000, 133000, 20000, 86500));
+}
+
+/* abc_law_rate() against abc_target_rate() for one input; 1 if they differ. */
+static int law_differs(u64 mu, u32 eta, u32 delta, u32 dt, u64 x_ns)
+{
+	struct abc_law l;
+
+	abc_law_set(&l, mu, eta, delta, dt);
+	return abc_law_rate(&l, x_ns) !=
+	       abc_target_rate(mu, eta, delta, dt, x_ns / 1000);
+}
+
+static void test_law(void)
+{
+	static const u64 mus[] = { 0, 1, 1000, 125000, 2500000, 1250000000ULL,
+				   ABC_RATE_MAX - 1, ABC_RATE_MAX };
+	static const u32 deltas[] = { 1, 1000, 133000, ABC_TIME_MAX_US - 1,
+				      ABC_TIME_MAX_US };
+	static const u32 dts[] = { 0, 1, 20000, ABC_TIME_MAX_US };
+	struct abc_law l;
+	u64 a, b, x;
+	u32 i, j, k, m, n = 0;
+	int bad = 0;
+
+	/* the edges: around d_t (in ns), around d_t + delta, far past */
+	for (i = 0; i < ARRAY_SIZE(mus); i++)
+		for (j = 0; j < ARRAY_SIZE(deltas); j++)
+			for (k = 0; k < ARRAY_SIZE(dts); k++) {
+				u64 d0 = (u64)dts[k] * 1000, d1 = d0 +
+					 (u64)deltas[j] * 1000;
+				u64 xs[] = { 0, d0 + 999, d0 + 1000, d0 + 1999,
+					     d0 + 2000, d1 - 1, d1, d1 + 999,
+					     d1 + 1000, U64_MAX };
+
+				for (m = 0; m < ARRAY_SIZE(xs); m++, n++)
+					bad += law_differs(mus[i], 980000,
+							   deltas[j], dts[k],
+							   xs[m]);
+			}
+	/* random: any mu, eta (also above 1), delta, d_t, x near the slope */
+	for (i = 0; i < 2000000; i++, n++) {
+		u64 mu = rnd64() % 4 ? rnd64() % (ABC_RATE_MAX + 1) :
+			 rnd64() >> (rnd64() % 64);
+		u32 eta = (u32)(rnd64() % 1100001);
+		u32 delta = (u32)(rnd64() % (2ULL * ABC_TIME_MAX_US));
+		u32 dt = (u32)(rnd64() % (ABC_TIME_MAX_US + 1));
+
+		x = ((u64)dt + rnd64() % ((u64)delta + 3)) * 1000 +
+		    rnd64() % 1000;
+		bad += law_differs(mu, eta, delta, dt, x);
+	}
+	tap(!bad, "Eq. 1 precomputed per rate (abc_law) equals abc_target_rate() exactly",
+	    "%d of %u differ", bad, n);
+
+	/* A tc change of the rate: the law is set again and follows it. */
+	abc_law_set(&l, 1250000, 980000, 133000, 20000);
+	a = abc_law_rate(&l, 50000000);
+	abc_law_set(&l, 12500000, 980000, 133000, 20000);
+	b = abc_law_rate(&l, 50000000);
+	tap(a == abc_target_rate(1250000, 980000, 133000, 20000, 50000) &&
+	    b == abc_target_rate(12500000, 980000, 133000, 20000, 50000) &&
+	    a == 943046 && b == 9430452,
+	    "abc_law set again on a rate change (10 -> 100 Mbit/s, x = 50 ms)",
+	    "%llu -> %llu bytes/s", (unsigned long long)a, (unsigned long long)b);
 }
 
 static void test_eq2(void)
@@ -256,6 +323,32 @@ static void test_rates(void)
 	    abc_win_rate(&w, 3 * NS, 0) == 1500 * NS / 35000000,
 	    "window: idle longer than T starts afresh; a burst after idle is no high rate",
 	    NULL);
+
+	/*
+	 * The glue tests the other queue's bytes rather than its rate: the
+	 * same for every T up to 1 s (the qdisc's range), any gaps, bursts.
+	 */
+	bad = 0;
+	for (i = 0; i < 200; i++) {
+		u64 now = NS + rnd64() % NS, t = 1000000 + rnd64() % (NS - 999999);
+		u32 j, q;
+
+		if (i == 0)
+			t = NS;
+		abc_win_init(&w, now, t);
+		for (j = 0; j < 5000; j++) {
+			now += rnd64() % 8 ? rnd64() % (t / 4 + 1) :
+			       rnd64() % (2 * t + 1);
+			abc_win_add(&w, now, (u32)(rnd64() % 5 == 0),
+				    rnd64() % 64 ? 1 + rnd64() % 1514 :
+						   (u32)rnd64(), 0);
+			for (q = 0; q < 2; q++)
+				bad += !abc_win_bytes(&w, q) !=
+				       !abc_win_rate(&w, now, q);
+		}
+	}
+	tap(!bad, "window: a queue's bytes are zero exactly when its rate is (T <= 1 s)",
+	    "%u differ", bad);
 
 	tap(abc_bytes_rate(12500000000ULL, NS) == 12500000000ULL &&
 	    abc_bytes_rate(1ULL << 40, 100 * NS) == (1ULL << 40) / 100 &&
@@ -515,6 +608,7 @@ static void test_maxmin(void)
 int main(void)
 {
 	test_eq1();
+	test_law();
 	test_eq2();
 	test_alg1();
 	test_rates();
