@@ -111,8 +111,10 @@ struct abc_ack {
 	bool recovery;		/* in fast recovery: w_nonabc does not grow */
 };
 
-/* Per-connection state; 76 bytes. */
+/* Per-connection state; 88 bytes. */
 struct abc_window {
+	u64 cubic_acc;		/* CUBIC: sum of acked x (target - cwnd), */
+	u64 est_acc;		/* and of acked x alpha: see abc_cubic_ca() */
 	u32 w_abc;		/* bytes, Eq. 3 */
 	u32 w_nonabc;		/* bytes, CUBIC */
 	u32 ssthresh;		/* w_nonabc's slow-start threshold, bytes */
@@ -122,7 +124,6 @@ struct abc_window {
 	u32 k;			/* CUBIC: ticks from epoch start to origin */
 	u32 epoch;		/* CUBIC: now_us at epoch start */
 	u32 w_est;		/* CUBIC: Reno-friendly estimate, bytes */
-	u32 est_acc;		/* remainder of w_est's growth, bytes x bytes */
 	u32 prior_w_nonabc;	/* before the last loss cut, for undo; 0: none */
 	u32 prior_ssthresh;
 	u32 prior_w_max;
@@ -158,21 +159,31 @@ static inline u32 abc_sub(u32 a, u32 b, u32 lo)
 	return a > b && a - b > lo ? a - b : lo;
 }
 
+/* n MSS in bytes, n at most ABC_WIN_MAX / mss; n == 1 takes no division. */
+static inline u32 abc_mss_times(u64 n, u32 mss)
+{
+	if (n == 1)
+		return mss <= ABC_WIN_MAX ? mss : 0;
+	return (u32)min_t(u64, n, ABC_WIN_MAX / mss) * mss;
+}
+
 /*
  * One MSS per window of acknowledged bytes: acc collects acked bytes and
  * pays w for each MSS added, as the stack's tcp_cong_avoid_ai() does in
- * packets.  Exact for any mix of ACK sizes.
+ * packets.  Exact for any mix of ACK sizes; only an ACK that completes
+ * two windows or more divides.
  */
 static inline u32 abc_ai(u32 w, u32 *acc, u32 acked, u32 mss)
 {
-	u32 n;
+	u32 n = 1;
 
 	*acc = abc_add(*acc, acked);
 	if (*acc < w)
 		return w;
-	n = *acc / w;
+	if (*acc - w >= w)
+		n = *acc / w;
 	*acc -= n * w;
-	return abc_add(w, min(n, ABC_WIN_MAX / mss) * mss);
+	return abc_add(w, abc_mss_times(n, mss));
 }
 
 /* Start with both windows at the initial window, w_nonabc in slow start. */
@@ -281,9 +292,34 @@ static inline void abc_nonabc_cut(struct abc_window *w, u32 cwnd, u32 mss)
 }
 
 /*
+ * Pay one MSS into *w for each @unit in *acc (units of whatever *acc
+ * sums), as tcp_cong_avoid_ai() does: most ACKs pay none or one, which
+ * takes no division.
+ */
+static inline void abc_pay_mss(u32 *w, u64 *acc, u64 unit, u32 mss)
+{
+	u64 n = 1;
+
+	if (*acc < unit)
+		return;
+	if (*acc - unit >= unit)
+		n = div64_u64(*acc, unit);
+	*acc -= n * unit;
+	*w = abc_add(*w, abc_mss_times(n, mss));
+}
+
+/*
  * CUBIC congestion avoidance on w_nonabc for acked bytes (RFC 9438
  * sec. 4.2-4.4): grow toward W(t + RTT), by at most half the window per
  * window acknowledged, and never below the Reno-friendly estimate.
+ *
+ * Both grow in steps of one MSS, as tcp_cubic's cnt: the cubic by
+ * (target - cwnd) / cwnd per acked byte, so one MSS per cwnd x MSS of
+ * acked x (target - cwnd) summed in cubic_acc; W_est by alpha x MSS /
+ * cwnd per acked byte, so one MSS per cwnd x 1024 of acked x alpha
+ * summed in est_acc.  The sums carry their remainders: no growth is
+ * lost to rounding, and an ACK takes no division unless it pays more
+ * than one MSS into a window.
  */
 static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 				u32 acked)
@@ -291,12 +327,12 @@ static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 	u32 mss = min(a->mss, ABC_CUBIC_MSS_MAX);
 	u32 cwnd = w->w_nonabc;
 	u32 t, d, delta, target, alpha;
-	u64 num, inc;
 
 	if (!w->epoch_on) {
 		w->epoch_on = 1;
 		w->epoch = a->now_us;
 		w->w_est = cwnd;
+		w->cubic_acc = 0;
 		w->est_acc = 0;
 		if (w->w_max > cwnd) {
 			w->k = abc_cubic_k(w->w_max - cwnd, mss);
@@ -315,14 +351,14 @@ static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 			    abc_sub(w->origin, delta, 0);
 	target = max(target, cwnd);
 	target = min(target, abc_add(cwnd, cwnd / 2));
-	inc = div_u64((u64)(target - cwnd) * acked, cwnd);
-	cwnd = abc_add(cwnd, (u32)inc);	/* inc <= acked / 2 */
+	/* < 2^29 x 2^30 on top of a sum below cwnd x mss < 2^46 */
+	w->cubic_acc += (u64)(target - cwnd) * acked;
+	abc_pay_mss(&cwnd, &w->cubic_acc, (u64)w->w_nonabc * mss, mss);
 
-	/* Reno-friendly: W_est += alpha x acked x mss / cwnd, exactly. */
+	/* Reno-friendly: W_est += alpha x acked x mss / cwnd (sec. 4.3). */
 	alpha = w->w_est >= w->w_max ? ABC_CUBIC_SCALE : ABC_CUBIC_ALPHA;
-	num = (((u64)acked * mss * alpha) >> 10) + w->est_acc;
-	inc = div_u64_rem(num, w->w_nonabc, &w->est_acc);
-	w->w_est = abc_add(w->w_est, (u32)min_t(u64, inc, ABC_WIN_MAX));
+	w->est_acc += (u64)acked * alpha;
+	abc_pay_mss(&w->w_est, &w->est_acc, (u64)w->w_nonabc << 10, mss);
 
 	w->w_nonabc = max(cwnd, w->w_est);
 }
@@ -381,6 +417,17 @@ static inline void abc_nonabc_grow(struct abc_window *w,
 		abc_cubic_ca(w, a, acked);
 }
 
+/*
+ * The initial window below which the cap does not go, at most
+ * ABC_WIN_MAX: no division for any real MSS (ABC_WIN_MAX / 10 bytes).
+ */
+static inline u32 abc_cap_min(u32 mss)
+{
+	if (mss <= ABC_WIN_MAX / ABC_CAP_MIN_PKTS)
+		return ABC_CAP_MIN_PKTS * mss;
+	return ABC_WIN_MAX / mss * mss;
+}
+
 /* Per ACK: Eq. 3 on w_abc, CUBIC on w_nonabc, then the 2 x in-flight cap. */
 static inline enum abc_event abc_on_ack(struct abc_window *w,
 					const struct abc_ack *a)
@@ -403,7 +450,7 @@ static inline enum abc_event abc_on_ack(struct abc_window *w,
 
 	/* sec. 4.1: neither window may exceed twice what is in flight. */
 	cap = abc_add(a->inflight, a->inflight);
-	cap = max(cap, min(ABC_CAP_MIN_PKTS, ABC_WIN_MAX / a->mss) * a->mss);
+	cap = max(cap, abc_cap_min(a->mss));
 	w->w_abc = max(min(w->w_abc, cap), lo);
 	w->w_nonabc = max(min(w->w_nonabc, cap), lo);
 	w->w_est = min(w->w_est, cap);

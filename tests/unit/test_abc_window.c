@@ -13,6 +13,9 @@
  *  - CUBIC on w_nonabc against RFC 9438's formulas in double: the cubic
  *    W(t) = C (t - K)^3 + W_max over time, the Reno-friendly region, fast
  *    convergence, the 1.5 x per RTT bound, K and C d^3 at the extremes.
+ *  - the steps that replace per-ACK divisions (abc_pay_mss, abc_ai's
+ *    single payment, abc_cap_min) against plain division, and growth of
+ *    less than a byte per ACK summed rather than lost.
  *  - the legacy-ECN detector: interleaved marks never trip it, runs of
  *    marks do, once per round, and it recovers.
  *  - the non-ECN fallback, floors, overflow, and random ACKs (fuzz).
@@ -263,10 +266,11 @@ static void test_two_windows(void)
 	    w.w_max == PK(100) && abc_window_bytes(&w, true) == cut,
 	    "loss cuts w_nonabc and the window in use to 0.7 x cwnd",
 	    "w_nonabc %.2f packets", (double)w.w_nonabc / MSS);
-	for (i = 0; i < 70; i++)
+	/* in MSS steps: the cubic's first comes after about 1.2 RTTs here */
+	for (i = 0; i < 140; i++)
 		ack(&w, 1, false, false);
-	tap(w.w_nonabc > cut, "w_nonabc grows again after the loss",
-	    "70 -> %.2f packets in one RTT", (double)w.w_nonabc / MSS);
+	tap(w.w_nonabc >= cut + MSS, "w_nonabc grows again after the loss",
+	    "70 -> %.2f packets in two RTTs", (double)w.w_nonabc / MSS);
 	a.acked = MSS;
 	a.pkts = 1;
 	a.inflight = PK(71);
@@ -470,6 +474,107 @@ static void test_cubic(void)
 	rtt_us = 40000;
 }
 
+/* abc_ai() as it was with a division on every payment: the reference. */
+static u32 ai_ref(u32 w, u32 *acc, u32 acked, u32 mss)
+{
+	u32 n;
+
+	*acc = abc_add(*acc, acked);
+	if (*acc < w)
+		return w;
+	n = *acc / w;
+	*acc -= n * w;
+	return abc_add(w, min(n, ABC_WIN_MAX / mss) * mss);
+}
+
+/*
+ * The growth steps that replace the per-ACK divisions: exact against
+ * plain division, and no growth lost to rounding.
+ */
+static void test_steps(void)
+{
+	struct abc_window w;
+	u64 acc, sum, unit;
+	u32 i, j, bad = 0, win, paid, cwnd, mss;
+
+	/* abc_pay_mss: floor(sum / unit) MSS paid, the rest carried */
+	for (i = 0; i < 20000; i++) {
+		unit = rnd64() % 4 ? 1 + rnd64() % (1ULL << 46) : 1 + rnd64() % 5000;
+		mss = 1 + (u32)(rnd64() % ABC_CUBIC_MSS_MAX);
+		win = 0;
+		acc = 0;
+		sum = 0;
+		for (j = 0; j < 50; j++) {
+			u64 add = rnd64() % 8 ? rnd64() % (unit + unit / 2 + 1) :
+				  rnd64() % (1ULL << 50);
+
+			acc += add;
+			sum += add;
+			abc_pay_mss(&win, &acc, unit, mss);
+		}
+		paid = (u32)min_t(u64, sum / unit, ABC_WIN_MAX / mss) * mss;
+		if (acc != sum % unit || (sum / unit < 2000 && win != paid) ||
+		    win > ABC_WIN_MAX)
+			bad++;
+	}
+	tap(!bad, "abc_pay_mss pays floor(sum / unit) MSS and carries the rest",
+	    "%u of 20000 off", bad);
+
+	/* abc_ai without its division on most payments: same as with it */
+	bad = 0;
+	for (i = 0; i < 1000000; i++) {
+		u32 a1, a2, w0, acked, r1, r2;
+
+		mss = i % 16 ? 1 + (u32)(rnd64() % 9000) : (u32)rnd64() | 1;
+		w0 = 1 + (u32)(rnd64() % ABC_WIN_MAX);
+		a1 = (u32)(rnd64() % (2ULL * w0 + 2));
+		a2 = a1;
+		acked = rnd64() % 4 ? (u32)(rnd64() % (w0 + 1)) : (u32)rnd64();
+		r1 = abc_ai(w0, &a1, acked, mss);
+		r2 = ai_ref(w0, &a2, acked, mss);
+		bad += r1 != r2 || a1 != a2;
+	}
+	tap(!bad, "abc_ai: one window paid without a division, as with one",
+	    "%u of 1000000 differ", bad);
+
+	/* abc_cap_min: min(10, ABC_WIN_MAX / mss) MSS, for any MSS */
+	bad = 0;
+	for (i = 0; i < 1000000; i++) {
+		mss = i < 65536 ? i + 1 : (u32)rnd64() | 1;
+		if (i == 65536)
+			mss = ABC_WIN_MAX / ABC_CAP_MIN_PKTS + 1;
+		bad += abc_cap_min(mss) !=
+		       min(ABC_CAP_MIN_PKTS, ABC_WIN_MAX / mss) * mss;
+	}
+	tap(!bad, "abc_cap_min: the initial window without a division", "%u differ",
+	    bad);
+
+	/*
+	 * On the plateau, target - cwnd = 500 bytes at 1000 packets: 0.35
+	 * bytes of growth per ACK.  Rounded per ACK that never grew; summed,
+	 * one MSS comes after cwnd x MSS / 500 bytes acknowledged.
+	 */
+	cwnd = PK(1000);
+	abc_window_init(&w, 10, MSS);
+	w.w_nonabc = cwnd;
+	w.ssthresh = cwnd;
+	w.w_max = cwnd + 500;
+	w.epoch_on = 1;
+	w.epoch = now_us;
+	w.k = rtt_us >> ABC_CUBIC_TICK_SHIFT;	/* t = K: target = origin */
+	w.origin = cwnd + 500;
+	w.w_est = PK(100);
+	w.w_abc = ABC_WIN_MAX;
+	j = (u32)((u64)cwnd * MSS / 500 / MSS);
+	for (i = 0; i < j - 1; i++)
+		ack(&w, 1, false, false);
+	win = w.w_nonabc;
+	ack(&w, 1, false, false);
+	tap(win == cwnd && w.w_nonabc == cwnd + MSS,
+	    "CUBIC: growth below a byte per ACK is summed, not lost to rounding",
+	    "%u ACKs: +%u bytes, then +%u", j - 1, win - cwnd, w.w_nonabc - cwnd);
+}
+
 static void test_caps(void)
 {
 	struct abc_window w;
@@ -658,6 +763,7 @@ int main(void)
 	test_bytes();
 	test_two_windows();
 	test_cubic();
+	test_steps();
 	test_caps();
 	test_edges();
 	test_legacy();
