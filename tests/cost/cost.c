@@ -107,11 +107,12 @@ static u32 rnd(void)
 
 /* ---- tcp_etc: etc_main() ---- */
 
+/* @cwnd: the window set on the previous ACK, the glue's guess. */
 static __cost void cost_etc(struct etc_core *e, const struct etc_params *p,
-			    const struct etc_ack *a, u32 srtt_us)
+			    const struct etc_ack *a, u32 srtt_us, u32 *cwnd)
 {
 	etc_on_ack(e, p, a);
-	sink += etc_cwnd(e, p, a->mss, srtt_us);
+	*cwnd = etc_cwnd_prev(e, p, a->mss, srtt_us, *cwnd);
 	sink += etc_pacing_rate(e, p);
 }
 
@@ -124,6 +125,7 @@ static size_t run_etc(void)
 	struct etc_core e;
 	size_t i, n = 0;
 	int state = 0;
+	u32 cwnd = 0;
 
 	etc_core_init(&e, MSS, 0, 0);
 	CALLGRIND_START_INSTRUMENTATION;
@@ -152,7 +154,7 @@ static size_t run_etc(void)
 		a.mss = MSS;
 		a.valid = v[A_PRIOR_DLV] >= 0 && v[A_ACKED] && !v[A_RETRANS];
 		a.app_limited = v[A_APP];
-		cost_etc(&e, &p, &a, (u32)v[A_SRTT]);
+		cost_etc(&e, &p, &a, (u32)v[A_SRTT], &cwnd);
 		n++;
 	}
 	return n;
@@ -379,6 +381,7 @@ struct abcq {
 	struct abc_win win;
 	struct abc_topk topk[2];
 	u32 weight[2];
+	struct abc_law law[2];	/* bandwidth set: whole link, ABC share */
 	u64 period_start;
 	u32 token;
 	bool estimate;
@@ -394,6 +397,16 @@ static __cost void cost_sch_abc_dequeue(struct abcq *q, u64 now, u32 qi, u32 len
 	abc_topk_add(&q->topk[qi], hash, len);
 }
 
+/* abc_refresh_laws(): Eq. 1 at the bandwidth, per weight period */
+static void sch_abc_laws(struct abcq *q)
+{
+	u64 bw = q->shaper.rate;
+
+	abc_law_set(&q->law[0], bw, 980000, 133000, 20000);
+	abc_law_set(&q->law[1], div_u64(bw * q->weight[ABC_Q], ABC_PPM),
+		    980000, 133000, 20000);
+}
+
 /* abc_update_weights(), once a period; cap comes from the glue */
 static __cost void cost_sch_abc_weights(struct abcq *q, u64 cap)
 {
@@ -402,25 +415,36 @@ static __cost void cost_sch_abc_weights(struct abcq *q, u64 cap)
 	abc_maxmin_weights(t, cap, q->weight);
 	abc_topk_reset(&q->topk[0], 8);
 	abc_topk_reset(&q->topk[1], 8);
-}
-
-/* abc_mark(), first half: the rates */
-static __cost u64 cost_sch_abc_rates(struct abcq *q, u64 now, u64 *cr_abc,
-				     u64 *cr_other)
-{
-	*cr_abc = abc_win_rate(&q->win, now, ABC_Q);
-	*cr_other = abc_win_rate(&q->win, now, OTHER_Q);
 	if (!q->estimate)
-		return q->shaper.rate;
-	return abc_estimate_mu(abc_win_busy_rate(&q->win),
-			       *cr_abc + *cr_other);
+		sch_abc_laws(q);
 }
 
-/* abc_mark(), second half: Eq. 1, Eq. 2, Alg. 1 */
-static __cost bool cost_sch_abc_mark(struct abcq *q, u64 mu, u64 x_us, u64 cr_abc,
+/*
+ * abc_mark(), first half: the ABC queue's rate and Eq. 1, from the laws
+ * at a bandwidth (abc_law_rate), in full when estimating (Eq. 1 with
+ * abc_estimate_mu).
+ */
+static __cost u64 cost_sch_abc_rates(struct abcq *q, u64 now, u64 x_ns,
+				     u64 *cr_abc)
+{
+	u64 cr_other, mu;
+
+	*cr_abc = abc_win_rate(&q->win, now, ABC_Q);
+	if (!q->estimate)
+		return abc_law_rate(&q->law[abc_win_bytes(&q->win, OTHER_Q) != 0],
+				    x_ns);
+	cr_other = abc_win_rate(&q->win, now, OTHER_Q);
+	mu = abc_estimate_mu(abc_win_busy_rate(&q->win), *cr_abc + cr_other);
+	if (cr_other)
+		mu = div_u64(mu * q->weight[ABC_Q], ABC_PPM);
+	return abc_target_rate(mu, 980000, 133000, 20000,
+			       div_u64(x_ns, NSEC_PER_USEC));
+}
+
+/* abc_mark(), second half: Eq. 2, Alg. 1 */
+static __cost bool cost_sch_abc_mark(struct abcq *q, u64 tr, u64 cr_abc,
 				     bool ce)
 {
-	u64 tr = abc_target_rate(mu, 980000, 133000, 20000, x_us);
 	u32 f = abc_accel_frac(tr, cr_abc);
 
 	return abc_token_mark(&q->token, f, 5 << FP_SHIFT, !ce);
@@ -443,11 +467,13 @@ static size_t run_sch_abc(bool estimate)
 	abc_topk_reset(&q.topk[1], 8);
 	abc_win_init(&q.win, q.period_start, 40 * NSEC_PER_MSEC);
 	abc_shaper_set_rate(&q.shaper, estimate ? 0 : 2500000, q.period_start);
+	if (!estimate)
+		sch_abc_laws(&q);
 	CALLGRIND_START_INSTRUMENTATION;
 	for (i = 0; i < nrecs; i++) {
 		const long long *v = recs[i].v;
 		u64 now = (u64)v[0], enq = (u64)v[1], elapsed, cap;
-		u64 cr_abc, cr_other, mu;
+		u64 cr_abc, tr;
 		u32 len = (u32)v[2], qi = v[3] ? ABC_Q : OTHER_Q;
 
 		if (recs[i].kind != 'p')
@@ -468,12 +494,8 @@ static size_t run_sch_abc(bool estimate)
 		n++;
 		if (qi != ABC_Q)
 			continue;
-		mu = cost_sch_abc_rates(&q, now, &cr_abc, &cr_other);
-		if (cr_other)
-			mu = div64_u64(mu * q.weight[ABC_Q], ABC_PPM);
-		sink += cost_sch_abc_mark(&q, mu, div64_u64(now - enq,
-							  NSEC_PER_USEC),
-					  cr_abc, v[3] == INET_ECN_CE);
+		tr = cost_sch_abc_rates(&q, now, now - enq, &cr_abc);
+		sink += cost_sch_abc_mark(&q, tr, cr_abc, v[3] == INET_ECN_CE);
 	}
 	return n;
 }
