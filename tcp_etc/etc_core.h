@@ -25,7 +25,8 @@
  *    drain at eta x s for t_d (Eq. 2) when the RTT gradient passes the
  *    threshold, then hold for one RTT (sec. 3.4);
  *  - not in the paper: a round that loses heavily decreases the same way
- *    and caps in-flight data (ETC_HEAVY_LOSS_SHIFT).
+ *    and caps in-flight data (ETC_HEAVY_LOSS_SHIFT); bursts that a
+ *    shallow buffer cannot hold make N smaller (ETC_BURST_MIN).
  *
  * Times are u32 microseconds and wrap every 71.6 minutes, so a stored
  * time is only ever compared as an unsigned elapsed time against a
@@ -64,6 +65,24 @@
 #define ETC_GRAD_CONFIRM_ROUNDS	2
 /* Detection -> stable after this many RTTs without a 1.1x rise in r. */
 #define ETC_STABLE_ROUNDS	8
+/* idle_rounds and stall_rounds saturate here (4 bits); both limits fit. */
+#define ETC_ROUNDS_SAT		15
+/*
+ * Micro-bursts that the path cannot hold.  A burst of N reaches the
+ * bottleneck at the sender's line rate; a drop-tail buffer of B packets
+ * then loses about N - B - 1 of every burst, whatever the rate, and
+ * without a queue that the RTT gradient can see.  A round that lost at
+ * least a packet per two bursts (and ETC_HEAVY_LOSS_MIN) with no queue
+ * seen halves N, down to ETC_BURST_MIN; 1 % random loss is far below
+ * that.  ETC_BURST_GROW_ROUNDS rounds later N doubles again, up to the
+ * burst parameter.  If the two rounds after that lose as much, the probe
+ * failed: N halves again and their losses do not count as heavy (they
+ * came from the probe, not the rate).  N >= 2 keeps Eq. 5's
+ * (N - 1) L / dt: every burst still has a dispersion.
+ */
+#define ETC_BURST_MIN		2
+#define ETC_BURST_SHIFT_MAX	4	/* 32 >> 4 = 2 */
+#define ETC_BURST_GROW_ROUNDS	15
 /*
  * The drain of Eq. 2 lasts at most this many min RTTs.  At eta = 0.3
  * four min RTTs drain 2.8 BDPs, more than the 1-2 BDP buffers a flow
@@ -162,6 +181,7 @@ struct etc_ack {
 	u32 mss;
 	bool valid;		/* newly delivered data, not a retransmission */
 	bool app_limited;	/* acked data was sent while app-limited */
+	bool cwnd_limited;	/* the stack's last window was cwnd-limited */
 };
 
 /* Per-connection state; must fit in ICSK_CA_PRIV_SIZE with the glue. */
@@ -200,8 +220,11 @@ struct etc_core {
 	u32 inflight_hi;	/* in-flight cap after heavy loss, packets, 0: none */
 	u16 burst_pkts;		/* delivered since its first ACK, saturating */
 	u16 round_lost;		/* packets marked lost this round, saturating */
-	u8 idle_rounds;		/* rounds without a rate change */
-	u8 stall_rounds;	/* rounds without a 1.1x rise in r */
+	u8 idle_rounds:4,	/* rounds without a rate change, saturating */
+	   stall_rounds:4;	/* rounds without a 1.1x rise in r, saturating */
+	u8 burst_shift:3,	/* N is p->burst >> this, see etc_burst_size() */
+	   burst_probe:1,	/* the last round doubled the burst size */
+	   burst_rounds:4;	/* rounds since the burst size last changed */
 	u8 single_bursts;	/* bursts closed with one ACK this round */
 	u8 phase:2,		/* enum etc_phase */
 	   stage:1,		/* enum etc_stage */
@@ -319,6 +342,25 @@ static inline u64 etc_model_rp(u64 cl, u64 rc, u64 rb)
 	return fp_mul(cl, fp_div(rb, rb + rc));
 }
 
+/**
+ * etc_burst_size() - Packets per micro-burst now.
+ * @e: state
+ * @p: parameters (p->burst >= ETC_BURST_MIN)
+ *
+ * Return: p->burst halved burst_shift times, at least ETC_BURST_MIN.
+ * The glue's min_tso_segs; on every ACK, mostly with no shift.
+ */
+static inline u32 etc_burst_size(const struct etc_core *e,
+				 const struct etc_params *p)
+{
+	u32 n;
+
+	if (likely(!e->burst_shift))
+		return p->burst;
+	n = p->burst >> e->burst_shift;
+	return n > ETC_BURST_MIN ? n : ETC_BURST_MIN;
+}
+
 /* The time etc_floor_rate() sends a burst in: the min RTT, or a second. */
 static inline u32 etc_floor_us(const struct etc_core *e)
 {
@@ -334,7 +376,8 @@ static inline u32 etc_floor_us(const struct etc_core *e)
 static inline u64 etc_floor_rate(const struct etc_core *e,
 				 const struct etc_params *p, u32 mss)
 {
-	return etc_bytes_per_sec((u64)p->burst * mss, etc_floor_us(e));
+	return etc_bytes_per_sec((u64)etc_burst_size(e, p) * mss,
+				 etc_floor_us(e));
 }
 
 /*
@@ -347,7 +390,7 @@ static inline u64 etc_floor_rate(const struct etc_core *e,
 static inline void etc_apply_floor(struct etc_core *e,
 				   const struct etc_params *p, u32 mss)
 {
-	u64 bytes = (u64)p->burst * mss, floor;
+	u64 bytes = (u64)etc_burst_size(e, p) * mss, floor;
 
 	if (bytes <= U64_MAX / USEC_PER_SEC &&
 	    (e->rate + 1) * etc_floor_us(e) > bytes * USEC_PER_SEC)
@@ -423,12 +466,13 @@ static inline u32 etc_cwnd_prev(const struct etc_core *e,
 	u32 rtt = e->min_rtt_us != ETC_NO_RTT ? e->min_rtt_us : srtt_us;
 	u64 dlv = e->rcv > e->rcv_now ? e->rcv : e->rcv_now;
 	u64 rate = e->rate, bdp, pkts, qm;
-	u32 cap = etc_cwnd_cap(e), q = prev - 2 * p->burst;
+	u32 n = etc_burst_size(e, p);
+	u32 cap = etc_cwnd_cap(e), q = prev - 2 * n;
 
 	if (!mss)
-		return 2 * p->burst;
+		return 2 * n;
 	if (!rtt)	/* no RTT yet: the initial window */
-		return 10 + p->burst;
+		return 10 + n;
 	if (e->stage == ETC_DETECT && dlv && dlv < rate)
 		rate = dlv;
 	bdp = rate * rtt;	/* 10^6 x etc_rate_bytes(rate, rtt) */
@@ -442,7 +486,7 @@ static inline u32 etc_cwnd_prev(const struct etc_core *e,
 				return cap;
 		}
 	}
-	pkts = div_u64(2 * etc_rate_bytes(rate, rtt), mss) + 2 * p->burst;
+	pkts = div_u64(2 * etc_rate_bytes(rate, rtt), mss) + 2 * n;
 	return pkts < cap ? (u32)pkts : cap;
 }
 
@@ -541,7 +585,7 @@ static inline void etc_update_stage(struct etc_core *e)
 		e->stall_rounds = 0;
 		return;
 	}
-	if (e->stall_rounds < 255)
+	if (e->stall_rounds < ETC_ROUNDS_SAT)
 		e->stall_rounds++;
 	if (e->stall_rounds >= ETC_STABLE_ROUNDS)
 		e->stage = ETC_STABLE;
@@ -645,14 +689,39 @@ static inline s64 etc_gradient(const struct etc_core *e)
 }
 
 /*
+ * Would s x min RTT put more in flight than the cap of heavy loss?  By
+ * products, once a round.
+ */
+static inline bool etc_rate_over_cap(const struct etc_core *e, u32 mss)
+{
+	u64 cap;
+
+	if (e->min_rtt_us == ETC_NO_RTT || !e->inflight_hi ||
+	    e->inflight_hi >= 0xffffff || mss > U16_MAX)
+		return false;
+	/* < 2^24 x 2^16 x 2^20: no wrap */
+	cap = (u64)e->inflight_hi * mss * USEC_PER_SEC;
+	/* a product of more than 64 bits is above it */
+	if (fls64(e->rate) + fls64(e->min_rtt_us) > 64)
+		return true;
+	return e->rate * e->min_rtt_us >= cap;
+}
+
+/*
  * The in-flight cap of heavy loss, once per round: cut to 7/8 of what is
  * in flight; while in flight is within a burst of it, a packet more per
  * round with loss or a queue (several flows overflowing one buffer thus
  * back off and probe as AIMD does, which evens out their shares), an
- * eighth more without.  A cap the flow does not reach stays, so a later
- * overshoot (s far above r after a stage change) is held to it.  An
- * app-limited round has less in flight than the path holds, so, as for
- * BBRv2's inflight_hi, it cuts nothing, but it still counts as heavy.
+ * eighth more without.  A round without either also grows it by a
+ * packet when the stack says cwnd limited the flow (tp->is_cwnd_limited,
+ * as BBRv2 grows inflight_hi) and s x min RTT is above the cap: a sender
+ * that holds skbs back for TSO (tcp_tso_should_defer()) keeps in flight
+ * up to a third of cwnd below it at every ACK, and a cap it never came
+ * within a burst of held a lone flow at 40 % of the link.  Otherwise a
+ * cap the flow does not reach stays, so a later overshoot (s far above r
+ * after a stage change) is held to it.
+ * An app-limited round has less in flight than the path holds, so, as
+ * for BBRv2's inflight_hi, it cuts nothing, but it still counts as heavy.
  * Returns true on a heavy round.
  */
 static inline bool etc_update_inflight_hi(struct etc_core *e,
@@ -662,15 +731,19 @@ static inline bool etc_update_inflight_hi(struct etc_core *e,
 	u64 sent = (u64)pkts + e->round_lost;
 	u64 in = a->mss ? div_u64(a->inflight, a->mss) : 0;
 	u32 inflight = in > U32_MAX ? U32_MAX : (u32)in;
-	u32 floor = 2 * p->burst, step;
+	u32 n = etc_burst_size(e, p), floor = 2 * n, step;
 
 	if (e->round_lost < ETC_HEAVY_LOSS_MIN ||
 	    (u64)e->round_lost << ETC_HEAVY_LOSS_SHIFT < sent) {
-		if (!e->inflight_hi || (u64)inflight + p->burst < e->inflight_hi)
+		bool quiet = !e->round_lost && !etc_queue_seen(e, p);
+		bool reached = (u64)inflight + n >= e->inflight_hi;
+
+		if (!e->inflight_hi ||
+		    !(reached || (quiet && a->cwnd_limited &&
+				  etc_rate_over_cap(e, a->mss))))
 			return false;
 		step = 1;
-		if (!e->round_lost && !etc_queue_seen(e, p) &&
-		    e->inflight_hi >> ETC_HI_MD_SHIFT)
+		if (quiet && reached && e->inflight_hi >> ETC_HI_MD_SHIFT)
 			step = e->inflight_hi >> ETC_HI_MD_SHIFT;
 		e->inflight_hi = e->inflight_hi > U32_MAX - step ?
 				 U32_MAX : e->inflight_hi + step;
@@ -683,6 +756,44 @@ static inline bool etc_update_inflight_hi(struct etc_core *e,
 	inflight -= inflight >> ETC_HI_MD_SHIFT;
 	e->inflight_hi = inflight > floor ? inflight : floor;
 	return true;
+}
+
+/*
+ * The burst size, once per round (see ETC_BURST_MIN).  Losses are noticed
+ * a round after the packets left, so the two rounds after a change are
+ * of bursts of the old size: after a halving they change nothing, after
+ * a doubling they are the probe.  Returns true when the round's losses
+ * are those of a failed probe.
+ */
+static inline bool etc_update_burst(struct etc_core *e,
+				    const struct etc_params *p, u32 pkts)
+{
+	u64 sent = (u64)pkts + e->round_lost;
+	u32 n = etc_burst_size(e, p);
+	bool overflow = e->round_lost >= ETC_HEAVY_LOSS_MIN &&
+			(u64)e->round_lost * n * 2 >= sent &&
+			!etc_queue_seen(e, p);
+	bool probe = e->burst_probe;
+
+	if (e->burst_rounds < ETC_BURST_GROW_ROUNDS)
+		e->burst_rounds++;
+	if (overflow && e->burst_rounds <= 2 && !probe)
+		return true;	/* bursts of before the last halving */
+	if (e->burst_rounds >= 2)
+		e->burst_probe = 0;
+	if (overflow) {
+		if (n > ETC_BURST_MIN && e->burst_shift < ETC_BURST_SHIFT_MAX)
+			e->burst_shift++;
+		e->burst_probe = 0;
+		e->burst_rounds = 0;
+		return probe;
+	}
+	if (e->burst_rounds >= ETC_BURST_GROW_ROUNDS && e->burst_shift) {
+		e->burst_shift--;
+		e->burst_probe = 1;
+		e->burst_rounds = 0;
+	}
+	return false;
 }
 
 /*
@@ -708,7 +819,7 @@ static inline void etc_end_phase(struct etc_core *e)
 /* A round without a rate change. */
 static inline void etc_count_idle(struct etc_core *e)
 {
-	if (e->idle_rounds < 255)
+	if (e->idle_rounds < ETC_ROUNDS_SAT)
 		e->idle_rounds++;
 }
 
@@ -782,7 +893,7 @@ static inline enum etc_event etc_rate_gradient(struct etc_core *e,
 		etc_count_idle(e);
 		return ETC_EV_NONE;
 	}
-	if (a->delivered - e->round_dlv < ETC_FEW_BURSTS * p->burst &&
+	if (a->delivered - e->round_dlv < ETC_FEW_BURSTS * etc_burst_size(e, p) &&
 	    ++e->grad_rounds < ETC_GRAD_CONFIRM_ROUNDS) {
 		etc_count_idle(e);
 		return ETC_EV_NONE;
@@ -862,7 +973,8 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 		etc_update_stage(e);
 	}
 	etc_update_rp(e, p, a->mss, pkts);
-	heavy = etc_update_inflight_hi(e, p, a, pkts);
+	heavy = !etc_update_burst(e, p, pkts) &&
+		etc_update_inflight_hi(e, p, a, pkts);
 	ev = etc_rate_update(e, p, a, heavy);
 	if (heavy)
 		ev = ETC_EV_LOSS;

@@ -31,7 +31,8 @@ TRACE_EVENT(etc_update,
 			     __field(u32, min_rtt)
 			     __field(u32, rtt)
 			     __field(u32, phase_us)
-			     __field(u32, cwnd_cap)),
+			     __field(u32, cwnd_cap)
+			     __field(u8, burst_shift)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->event = event;
@@ -46,8 +47,9 @@ TRACE_EVENT(etc_update,
 					  e->rtt_ref_us : 0;
 			   __entry->phase_us = e->phase == ETC_CRUISE ?
 					       0 : e->phase_us;
-			   __entry->cwnd_cap = e->inflight_hi;),
-	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u",
+			   __entry->cwnd_cap = e->inflight_hi;
+			   __entry->burst_shift = e->burst_shift;),
+	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->event,
 				       { ETC_EV_INCREASE, "increase" },
@@ -61,7 +63,8 @@ TRACE_EVENT(etc_update,
 		      __entry->stage == ETC_STABLE ? "stable" : "detect",
 		      __entry->phase, __entry->rate, __entry->rp,
 		      __entry->rcv, __entry->rcv_max, __entry->min_rtt,
-		      __entry->rtt, __entry->phase_us, __entry->cwnd_cap)
+		      __entry->rtt, __entry->phase_us, __entry->cwnd_cap,
+		      __entry->burst_shift)
 );
 
 #endif /* _ETC_TRACE_H */

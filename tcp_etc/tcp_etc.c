@@ -7,7 +7,9 @@
  * file maps it onto the stack:
  *  - micro-bursts: pacing at the average rate s plus .min_tso_segs = N, so
  *    each TSO skb of N segments leaves back to back and the EDT pacer
- *    spaces skbs by N x MSS / s.  No per-packet timer of our own.
+ *    spaces skbs by N x MSS / s.  No per-packet timer of our own.  N is
+ *    the burst parameter, halved by the core while bursts of N overflow
+ *    the path's buffer.
  *  - a burst at the ACK side is the TSO skb: every (partial) ACK of it
  *    carries the same rs->last_end_seq, so its first and last ACK times
  *    give the receipt rate (pulling rate), and rs->rtt_us on its first
@@ -49,7 +51,6 @@ static struct cc_q16_param etc_grad = CC_Q16_PARAM(0, 1000, 0, 100, 10, 0);
 
 static unsigned int etc_burst = 8;
 
-#define ETC_BURST_MIN	2
 #define ETC_BURST_MAX	32
 
 static int etc_burst_set(const char *val, const struct kernel_param *kp)
@@ -76,7 +77,7 @@ MODULE_PARM_DESC(k, "stable stage cap of the pulling rate in rounds without a qu
 module_param_cb(grad_thresh, &cc_q16_param_ops, &etc_grad, 0644);
 MODULE_PARM_DESC(grad_thresh, "RTT gradient that triggers a decrease, as a fraction of the min RTT (0.01 .. 10; default 0.1)");
 module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);
-MODULE_PARM_DESC(burst, "packets per micro-burst N (2 .. 32; default 8)");
+MODULE_PARM_DESC(burst, "packets per micro-burst N, the most (2 .. 32; default 8; halved per socket, down to 2, while bursts overflow a shallow buffer)");
 
 static void etc_read_params(struct etc_params *p)
 {
@@ -138,6 +139,7 @@ static void etc_main(struct sock *sk, u32 ack, int flag,
 	/* Retransmissions are ambiguous for both burst timing and RTT. */
 	a.valid = rs->delivered > 0 && rs->acked_sacked && !rs->is_retrans;
 	a.app_limited = rs->is_app_limited;
+	a.cwnd_limited = tp->is_cwnd_limited;
 
 	ev = etc_on_ack(e, &p, &a);
 	etc_apply(sk, e, &p);
@@ -199,10 +201,16 @@ static u32 etc_undo_cwnd(struct sock *sk)
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
-/* TSO skbs of at least N segments are the micro-bursts. */
+/*
+ * TSO skbs of at least N segments are the micro-bursts: the burst
+ * parameter, or less where the path lost bursts of that size
+ * (etc_burst_size()).
+ */
 static u32 etc_min_tso_segs(struct sock *sk)
 {
-	return READ_ONCE(etc_burst);
+	struct etc_params p = { .burst = READ_ONCE(etc_burst) };
+
+	return etc_burst_size(inet_csk_ca(sk), &p);
 }
 
 /*

@@ -17,8 +17,12 @@
  *    bottleneck: start-up, detection -> stable stage, RTT-gradient
  *    decrease and drain, utilisation and queueing delay, two flows; a
  *    token-bucket shaper whose full bucket passes bursts at line rate;
- *    four flows overflowing a drop-tail buffer.
- *  - The in-flight cap of heavy loss, driven directly.
+ *    four flows overflowing a drop-tail buffer; one flow whose bursts
+ *    overflow a 4-packet buffer.
+ *  - The in-flight cap of heavy loss, driven directly, and its growth
+ *    while cwnd limits the flow.
+ *  - The micro-burst size: halved by bursts a shallow buffer loses, kept
+ *    by losses behind a queue or fewer, probed back.
  *  - Idle periods of 40 and 70 min and past a clock wrap: DRAIN and HOLD
  *    end, the round's receiving rate leaves the idle period out; the
  *    drain of Eq. 2 is bounded by 4 min RTTs.
@@ -673,6 +677,141 @@ static void test_inflight_hi(void)
 	    "cap %u, round_lost %u", e.inflight_hi, e.round_lost);
 }
 
+/*
+ * A cap the flow stays more than a burst under while cwnd limits it (a
+ * sender deferring TSO skbs) grows in quiet rounds when s x min RTT is
+ * above it; not when the stack is not cwnd-limited, nor when s would
+ * not fill it, nor with loss or a queue.
+ */
+static void test_inflight_hi_cwnd_limited(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	struct etc_ack a = { .now_us = 1000000, .mss = MSS, .valid = true,
+			     .inflight = 28 * MSS };
+	u32 hi[5];
+
+	gradient_state(&e);		/* min RTT 40 ms */
+	e.stage = ETC_STABLE;
+	e.rate = 20000000;		/* 552 packets per min RTT */
+	e.inflight_hi = 40;
+	e.rtt_round_us = 41000;
+	etc_update_inflight_hi(&e, &p, &a, 64);
+	hi[0] = e.inflight_hi;		/* not cwnd-limited: kept */
+	a.cwnd_limited = true;
+	etc_update_inflight_hi(&e, &p, &a, 64);
+	hi[1] = e.inflight_hi;		/* quiet and limited: +1 */
+	e.round_lost = 1;
+	etc_update_inflight_hi(&e, &p, &a, 64);
+	hi[2] = e.inflight_hi;		/* a loss: kept */
+	e.round_lost = 0;
+	e.rtt_round_us = 50000;
+	etc_update_inflight_hi(&e, &p, &a, 64);
+	hi[3] = e.inflight_hi;		/* a queue: kept */
+	e.rtt_round_us = 41000;
+	e.rate = 1000000;		/* 27 packets per min RTT */
+	etc_update_inflight_hi(&e, &p, &a, 64);
+	hi[4] = e.inflight_hi;		/* s would not fill it: kept */
+	tap(hi[0] == 40 && hi[1] == 41 && hi[2] == 41 && hi[3] == 41 &&
+	    hi[4] == 41,
+	    "loss: a cap cwnd holds the flow under grows by 1 in quiet rounds while s x min RTT exceeds it",
+	    "caps %u %u %u %u %u", hi[0], hi[1], hi[2], hi[3], hi[4]);
+}
+
+/* One round's end for the burst size; true if its losses are a failed probe. */
+static bool burst_round(struct etc_core *e, const struct etc_params *p,
+			u32 pkts, u32 lost, u32 rtt_us)
+{
+	e->rtt_round_us = rtt_us;
+	e->round_lost = lost;
+	return etc_update_burst(e, p, pkts);
+}
+
+/*
+ * Bursts that overflow a shallow buffer (a loss per two bursts or more,
+ * no queue seen) halve N, down to 2, the two rounds after a change aside;
+ * losses behind a queue, or fewer, leave it; clean rounds double it back,
+ * and a probe that loses as much again is undone without counting as
+ * heavy.
+ */
+static void test_burst_adapt(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	u32 n[6];
+	bool probe_lost, ok;
+	int i;
+
+	gradient_state(&e);		/* min RTT 40 ms, threshold 4 ms */
+	n[0] = etc_burst_size(&e, &p);
+	for (i = 0; i < 40; i++)	/* 1 lost per 8 bursts, or a queue */
+		burst_round(&e, &p, 64, i & 1 ? 4 : 30, i & 1 ? 41000 : 50000);
+	n[1] = etc_burst_size(&e, &p);
+	tap(n[0] == 8 && n[1] == 8,
+	    "burst: a loss per 8 bursts, or heavy loss behind a queue, keep N",
+	    "N %u -> %u", n[0], n[1]);
+
+	burst_round(&e, &p, 64, 30, 41000);	/* 3 of 8 lost per burst */
+	n[0] = etc_burst_size(&e, &p);
+	burst_round(&e, &p, 64, 30, 41000);	/* still old bursts */
+	burst_round(&e, &p, 64, 30, 41000);
+	n[1] = etc_burst_size(&e, &p);
+	burst_round(&e, &p, 64, 30, 41000);
+	n[2] = etc_burst_size(&e, &p);
+	for (i = 0; i < 10; i++)
+		burst_round(&e, &p, 64, 30, 41000);
+	n[3] = etc_burst_size(&e, &p);
+	ok = n[0] == 4 && n[1] == 4 && n[2] == 2 && n[3] == 2;
+	ok &= etc_floor_rate(&e, &p, MSS) == 2 * MSS * 25;
+	n[4] = etc_cwnd(&e, &p, MSS, 40000);
+	e.burst_shift = 0;
+	n[5] = etc_cwnd(&e, &p, MSS, 40000);
+	e.burst_shift = 2;
+	ok &= n[5] - n[4] == 2 * 8 - 2 * 2;
+	tap(ok, "burst: overflow halves N down to 2; the floor and the cwnd use it",
+	    "N %u %u %u %u, floor %llu, cwnd %u (N = 8: %u)", n[0], n[1], n[2],
+	    n[3], (unsigned long long)etc_floor_rate(&e, &p, MSS), n[4], n[5]);
+
+	e.burst_rounds = 0;		/* as right after a change */
+	for (i = 0; i < ETC_BURST_GROW_ROUNDS - 1; i++)
+		burst_round(&e, &p, 64, 0, 41000);
+	n[0] = etc_burst_size(&e, &p);
+	burst_round(&e, &p, 64, 0, 41000);
+	n[1] = etc_burst_size(&e, &p);
+	probe_lost = burst_round(&e, &p, 64, 0, 41000);
+	probe_lost |= burst_round(&e, &p, 64, 12, 41000);
+	n[2] = etc_burst_size(&e, &p);
+	for (i = 0; i < ETC_BURST_GROW_ROUNDS; i++)
+		burst_round(&e, &p, 64, 0, 41000);
+	n[3] = etc_burst_size(&e, &p);
+	for (i = 0; i < 2 * ETC_BURST_GROW_ROUNDS + 4; i++)
+		burst_round(&e, &p, 64, 0, 41000);
+	n[4] = etc_burst_size(&e, &p);
+	n[5] = e.burst_shift;
+	tap(n[0] == 2 && n[1] == 4 && probe_lost && n[2] == 2 && n[3] == 4 &&
+	    n[4] == 8 && n[5] == 0,
+	    "burst: clean rounds double N back to the parameter; a failed probe halves it again and is not heavy",
+	    "N %u %u %u %u %u, probe lost %d", n[0], n[1], n[2], n[3], n[4],
+	    probe_lost);
+
+	for (i = 0; i < 40; i++)	/* heavy (4 of 104), under 1/16 */
+		burst_round(&e, &p, 100, 4, 41000);
+	n[0] = etc_burst_size(&e, &p);
+	tap(n[0] == 8, "burst: heavy loss under a packet per two bursts keeps N",
+	    "N %u", n[0]);
+
+	p.burst = 32;
+	e.burst_shift = ETC_BURST_SHIFT_MAX;
+	n[0] = etc_burst_size(&e, &p);
+	e.burst_shift = 3;
+	n[1] = etc_burst_size(&e, &p);
+	p.burst = 3;
+	n[2] = etc_burst_size(&e, &p);
+	tap(n[0] == 2 && n[1] == 4 && n[2] == 2,
+	    "burst: N is p->burst >> shift, 2 at least",
+	    "N %u %u %u", n[0], n[1], n[2]);
+}
+
 /* ---- packet-level simulation of a FIFO bottleneck ---- */
 
 #define SIM_FLOWS	4
@@ -733,7 +872,8 @@ static struct sim sim;
 static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params *p,
 		     double now)
 {
-	u32 i, id = f->seq + p->burst, npend = 0, nacks = 0;
+	u32 n = etc_burst_size(&f->e, p);
+	u32 i, id = f->seq + n, npend = 0, nacks = 0;
 	double q = s->link_free > now ? s->link_free - now : 0;
 	double rate = etc_pacing_rate(&f->e, p) / 1e6;	/* bytes/us */
 	double first = 0;
@@ -745,7 +885,7 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 	s->qn++;
 	if (q > s->qmax)
 		s->qmax = q;
-	for (i = 0; i < p->burst; i++) {
+	for (i = 0; i < n; i++) {
 		if (s->bucket) {
 			double arr = now + (i + 1) * MSS / s->line;
 			double t0 = s->link_free > arr ? s->link_free : arr;
@@ -768,7 +908,7 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 		if (!i)
 			first = s->link_free;
 		/* delayed ACK every second packet (and the last of a burst) */
-		if (((i & 1) || i == p->burst - 1) && npend) {
+		if (((i & 1) || i == n - 1) && npend) {
 			struct sim_ack *a = &f->ring[f->head++ % SIM_RING];
 
 			a->t = s->link_free + s->base;
@@ -786,13 +926,13 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 		/* the burst's ACKs become one, at its last packet */
 		f->head -= nacks;
 		f->ring[f->head % SIM_RING].t = s->link_free + s->base;
-		f->ring[f->head % SIM_RING].pkts = p->burst;
+		f->ring[f->head % SIM_RING].pkts = n;
 		f->head++;
 	}
-	f->pkts_sent += p->burst;
+	f->pkts_sent += n;
 	f->seq = id;
-	f->inflight += p->burst;
-	f->next_send = now + p->burst * MSS / rate;
+	f->inflight += n;
+	f->next_send = now + n * MSS / rate;
 }
 
 /* Run until t_end (us); window bytes are counted from t_win. */
@@ -818,7 +958,8 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 				best = f;
 				send = 0;
 			}
-			if (f->inflight + p->burst <= cw && ts < tb) {
+			if (f->inflight + etc_burst_size(&f->e, p) <= cw &&
+			    ts < tb) {
 				tb = ts;
 				best = f;
 				send = 1;
@@ -852,6 +993,9 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 			a.mss = MSS;
 			a.valid = true;
 			a.app_limited = false;
+			a.cwnd_limited = best->inflight +
+					 etc_burst_size(&best->e, p) >
+					 etc_cwnd(&best->e, p, MSS, (u32)s->base);
 			ev = etc_on_ack(&best->e, p, &a);
 			if (getenv("ETC_SIM_TRACE") && ev != ETC_EV_NONE)
 				fprintf(stderr,
@@ -1087,6 +1231,34 @@ static void test_sim_droptail_four(void)
 	    x[0] * 8 / 15e6, x[1] * 8 / 15e6, x[2] * 8 / 15e6, x[3] * 8 / 15e6);
 }
 
+/*
+ * A drop-tail buffer that holds half a burst of 8 (netlab with a 4-packet
+ * buffer: one packet in service, three waiting): every burst of 8 loses
+ * 4 whatever the rate, without a queue the gradient could see.  With a
+ * fixed N the flow sat at its floor, one burst per min RTT, half of it
+ * lost (3 % of the link here, 45 % of the packets lost); smaller bursts
+ * fit.  The probes back to 8 every ETC_BURST_GROW_ROUNDS rounds cost
+ * about 6 % of the packets.
+ */
+static void test_sim_shallow(void)
+{
+	struct etc_params p = defaults();
+	double util, qavg;
+	u64 lost;
+
+	sim_setup(20, 40, 1, 0);
+	sim.limit = 3.5 * MSS / sim.c;
+	sim_run(&sim, &p, 2e6, 0);
+	lost = sim.f[0].pkts_lost;
+	sim_steady(&sim, &sim.f[0], &p, &util, &qavg);
+	lost = sim.f[0].pkts_lost - lost;
+	tap(util > 0.6 && lost * 10 < sim.f[0].bytes_win / MSS,
+	    "sim: 4-packet drop-tail buffer, bursts of 8: > 60 % of C, < 10 % lost (2-20 s)",
+	    "utilisation %.1f %%, %llu lost, N %u at the end, mean queue %.2f ms",
+	    100 * util, (unsigned long long)lost,
+	    etc_burst_size(&sim.f[0].e, &p), qavg);
+}
+
 /* ---- restart after idle, clock wraps, the drain bound ---- */
 
 #define MIN_US		(60ULL * 1000000)
@@ -1299,6 +1471,7 @@ static void drive_run(struct drive *d, u64 t_end, u64 stop)
 		a.mss = MSS;
 		a.valid = true;
 		a.app_limited = d->app;
+		a.cwnd_limited = false;
 		d->lost = 0;
 		d->heavy += etc_on_ack(&d->e, &d->p, &a) == ETC_EV_LOSS;
 	}
@@ -1568,6 +1741,7 @@ static void test_fuzz(void)
 		a.mss = 100 + rnd64() % 9000;
 		a.valid = rndu() < 0.95;
 		a.app_limited = rndu() < 0.2;
+		a.cwnd_limited = rndu() < 0.5;
 		etc_on_ack(&e, &p, &a);
 		if (!e.rate || e.rate > ETC_MAX_RATE || e.rp > ETC_MAX_RATE ||
 		    e.phase > ETC_HOLD || e.stage > ETC_STABLE ||
@@ -1597,12 +1771,15 @@ int main(void)
 	test_stable_fairness();
 	test_grad_confirm();
 	test_inflight_hi();
+	test_inflight_hi_cwnd_limited();
+	test_burst_adapt();
 	test_sim_single();
 	test_sim_drop();
 	test_sim_tbf();
 	test_sim_tbf_ack_whole();
 	test_sim_two();
 	test_sim_droptail_four();
+	test_sim_shallow();
 	test_idle_phase();
 	test_drain_bound();
 	test_idle_round();
