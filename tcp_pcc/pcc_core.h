@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * PCC Allegro (Dong et al., NSDI '15) without kernel dependencies: the
- * monitor-interval bookkeeping of sec. 3.1, the utility functions of sec.
- * 2.2 and 2.4, and the starting / decision-making / rate-adjusting control
- * of sec. 3.2.  Compiled into tcp_pcc.ko, tests/unit/test_pcc_core.c and
- * tests/model/pcc_flows.c.
+ * PCC Allegro (Dong et al., NSDI '15) and PCC Vivace (Dong et al., NSDI
+ * '18) without kernel dependencies: the monitor-interval bookkeeping of
+ * Allegro's sec. 3.1, its utility functions of sec. 2.2 and 2.4 and its
+ * starting / decision-making / rate-adjusting control of sec. 3.2, and
+ * Vivace's utility and gradient ascent (its sec. 4).  Compiled into
+ * tcp_pcc.ko, tests/unit/test_pcc_core.c and tests/model/pcc_flows.c.
  *
  * Rates are bytes per second in a u32 (so at most 4 GB/s, 34 Gbit/s, per
- * flow); utilities are s64 in bytes per second, Q16.  Times are the low 32
+ * flow); utilities are s64 in bytes per second, Q16 (Vivace's in Mbit/s,
+ * Q16).  Times are the low 32
  * bits of the microsecond TCP clock, compared with before() as sequence
  * numbers are, which is exact within 2^31 us (35.8 min).  No MI stays open
  * that long: the caller drops the MIs with pcc_on_idle_restart() on a send
@@ -55,7 +57,51 @@
 enum pcc_utility_kind {
 	PCC_UTIL_LOSS,		/* sec. 2.2, the default */
 	PCC_UTIL_LATENCY,	/* sec. 2.4, latency-aware */
+	PCC_UTIL_VIVACE,	/* PCC Vivace (NSDI '18) utility and control */
 };
+
+/*
+ * PCC Vivace (Dong et al., NSDI '18): u = X^0.9 - b X dRTT/dT - c X L with
+ * X in Mbit/s, b = 900, c = 11.35 (its sec. 4.1), and gradient ascent: a
+ * pair of trials at r(1 +- eps_max), then a step m theta gamma for the
+ * utility gradient gamma and the confidence amplifier m, bounded by
+ * omega r, omega = omega0 + k delta (its sec. 4.2).  b, c, eps and
+ * omega0 are the paper's; theta is ours, and delta a quarter of the
+ * paper's 0.1 (Documentation/tcp_pcc.rst).
+ */
+#define PCC_VIV_B_NUM		9		/* b = 900 per Mbit/s: 900 x 8 */
+#define PCC_VIV_B_DEN		1250		/* / 10^6 = 9 / 1250 per byte/s */
+#define PCC_VIV_C		743834		/* 11.35 in Q16 */
+#define PCC_VIV_EXP		58982		/* 0.9 in Q16 */
+/* |dRTT/dT| below this is measurement noise, not a queue (Q16, 0.01) */
+#define PCC_VIV_GRAD_MIN	655
+/* theta: bytes/s of rate change per unit of gradient (1 Mbit/s) */
+#define PCC_VIV_THETA		125000
+#define PCC_VIV_AMP_MAX		16
+#define PCC_VIV_OMEGA0		3277		/* 0.05 in Q16 */
+#define PCC_VIV_DELTA		1638		/* 0.025 in Q16 */
+/* k stops where omega reaches 0.5: no step more than halves the rate */
+#define PCC_VIV_BOUND_MAX	18
+/*
+ * Beyond the paper, from the model (Documentation/tcp_pcc.rst):
+ * - up to PCC_VIV_LOSS_SD sqrt(lost) of an MI's losses are chance, not
+ *   a property of its rate (a 1 % random loss is a Poisson count of 1-2
+ *   packets per MI at 20 Mbit/s);
+ * - a round whose trials met no queue and no loss beyond chance may
+ *   raise the rate by PCC_VIV_ADD x min(m, PCC_VIV_ADD_AMP) whatever
+ *   omega r allows: an additive increase, which makes flows converge;
+ * - a trial that lost more than 1/PCC_VIV_HEAVY_LOSS of its packets
+ *   beyond chance turns the step downwards: a full drop-tail queue shows
+ *   no RTT gradient, and loss counts alone are too noisy to steer by;
+ * - the starting state leaves at a probe that lost more than
+ *   1/PCC_VIV_START_LOSS beyond chance, where X^0.9 - c X L would go on
+ *   doubling up to 7 % loss.
+ */
+#define PCC_VIV_LOSS_SD		2
+#define PCC_VIV_ADD		62500		/* 0.5 Mbit/s */
+#define PCC_VIV_ADD_AMP		2
+#define PCC_VIV_HEAVY_LOSS	20
+#define PCC_VIV_START_LOSS	50
 
 struct pcc_params {
 	u32 alpha;		/* sigmoid steepness, Q16 */
@@ -161,9 +207,11 @@ struct pcc_mi {
 	u32 end;		/* planned end while current, actual once closed */
 	u32 rate;		/* bytes/s it was sent at */
 	u32 delivered;		/* packets (S)ACKed that were sent in it */
-	u32 lost;		/* packets marked lost while it was open */
 	u32 rtt_sum;		/* us, over rtt_cnt samples */
+	u32 rtt_late;		/* us, the samples of its second half */
+	u16 lost;		/* packets marked lost while it was open */
 	u16 rtt_cnt;
+	u16 late_cnt;		/* samples in rtt_late */
 	u8 tag;			/* enum pcc_tag */
 	u8 open;		/* results not complete yet, not dropped */
 };
@@ -188,8 +236,70 @@ struct pcc_result {
 	u32 rtt_us;		/* average; 0 when no sample */
 	u32 prev_rtt_us;
 	u32 rate;
+	s32 rtt_grad;		/* dRTT/dT within the MI, Q16; 0 unknown */
 	u8 tag;
 };
+
+/* @rate bytes/s in Mbit/s, Q16 */
+static inline u64 pcc_mbit(u32 rate)
+{
+	return div_u64((u64)rate << 19, USEC_PER_SEC);
+}
+
+/* Vivace's X^0.9 - b X dRTT/dT of a completed MI, Mbit/s in Q16 */
+static inline s64 pcc_vivace_gain(const struct pcc_result *r)
+{
+	u64 x = pcc_mbit(r->rate);
+	s64 g = r->rtt_grad, u;
+
+	if (!x)
+		return 0;
+	u = (s64)fp_exp(__fp_round_shr(fp_ln(x) * PCC_VIV_EXP, FP_SHIFT));
+	/*
+	 * Only a rising RTT is charged; a falling one earns nothing (as
+	 * PCC-Uspace's Vivace): RTT noise and a draining queue would
+	 * otherwise reward the lower trial, and at 1 % random loss that
+	 * walked the rate down to 70 % of the link in the guest.
+	 */
+	if (g < PCC_VIV_GRAD_MIN)
+		g = 0;
+	/* b X g from the rate in bytes/s: |rate g| 9 < 2^32 x 2^20 x 9 */
+	return u - div64_s64((s64)r->rate * g * PCC_VIV_B_NUM,
+			     PCC_VIV_B_DEN);
+}
+
+/**
+ * pcc_vivace_utility() - PCC Vivace's utility of one completed MI.
+ * @r: the MI's result
+ * @mss: bytes per packet
+ *
+ * u = X^0.9 - b X dRTT/dT - c X L, X the MI's rate in Mbit/s, so X L is
+ * the rate at which bytes were lost.  A gradient below PCC_VIV_GRAD_MIN
+ * counts as none, and so do PCC_VIV_LOSS_SD sqrt(lost) of the losses.
+ *
+ * Return: utility in Mbit/s, Q16.
+ */
+static inline s64 pcc_vivace_utility(const struct pcc_result *r, u32 mss)
+{
+	u64 lost = r->lost, sd = PCC_VIV_LOSS_SD * int_sqrt64(lost), loss;
+
+	if (!r->dur_us)
+		return 0;
+	/* c X L = c x lost bytes x 8 / dur_us; lost < 2^16 keeps it in 64 bits */
+	lost = lost > sd ? lost - sd : 0;
+	loss = div_u64(lost * mss * 8 * PCC_VIV_C, r->dur_us);
+	return pcc_vivace_gain(r) - (s64)loss;
+}
+
+/* The utility the parameters ask for, of a completed MI */
+static inline s64 pcc_mi_utility(const struct pcc_params *p,
+				 const struct pcc_result *r, u32 mss)
+{
+	if (p->utility == PCC_UTIL_VIVACE)
+		return pcc_vivace_utility(r, mss);
+	return pcc_utility(p, r->delivered * mss, r->lost * mss, r->dur_us,
+			   r->rtt_us, r->prev_rtt_us);
+}
 
 /* Duration of an MI: max(10 packets at @rate, [1.7, 2.2] x @rtt_us). */
 static inline u32 pcc_mi_duration(u32 rate, u32 mss, u32 rtt_us, u32 rnd)
@@ -219,14 +329,53 @@ static inline void pcc_mon_init(struct pcc_mon *m, u32 now, u32 dur,
 	pcc_mi_begin(&m->cur, now, dur, rate, tag);
 }
 
-static inline void pcc_mi_add(struct pcc_mi *mi, u32 acked, u32 rtt_us)
+static inline void pcc_mi_add(struct pcc_mi *mi, u32 sent, u32 acked,
+			      u32 rtt_us)
 {
 	mi->delivered += acked;
 	/* A prefix of the samples is enough for the mean; never overflow. */
 	if (rtt_us && mi->rtt_cnt < U16_MAX && mi->rtt_sum + rtt_us >= rtt_us) {
 		mi->rtt_sum += rtt_us;
 		mi->rtt_cnt++;
+		/* the late half's samples are a subset: no overflow either */
+		if (sent - mi->start >= (mi->end - mi->start) >> 1) {
+			mi->rtt_late += rtt_us;
+			mi->late_cnt++;
+		}
 	}
+}
+
+/* Losses saturate: an MI that loses 65535 packets is past every cut-off. */
+static inline void pcc_mi_lose(struct pcc_mi *mi, u32 lost)
+{
+	mi->lost = lost < (u32)(U16_MAX - mi->lost) ? mi->lost + lost : U16_MAX;
+}
+
+/* An ACK's deliveries and the losses it marked, for the MI of @sent */
+static inline void pcc_mi_account(struct pcc_mi *mi, u32 sent, u32 acked,
+				  u32 lost, u32 rtt_us)
+{
+	if (unlikely(lost))
+		pcc_mi_lose(mi, lost);
+	pcc_mi_add(mi, sent, acked, rtt_us);
+}
+
+/*
+ * dRTT/dT: the mean RTT of the packets sent in the MI's second half less
+ * that of its first half, over half its length (Q16).
+ */
+static inline s32 pcc_mi_rtt_grad(const struct pcc_mi *mi)
+{
+	u32 half = (mi->end - mi->start) >> 1, early_cnt;
+	s64 d;
+
+	early_cnt = mi->rtt_cnt - mi->late_cnt;
+	if (!half || !mi->late_cnt || !early_cnt)
+		return 0;
+	d = (s64)(mi->rtt_late / mi->late_cnt) -
+	    (s64)((mi->rtt_sum - mi->rtt_late) / early_cnt);
+	d = div64_s64(d * (s64)FP_ONE, (s64)half);
+	return (s32)clamp_t(s64, d, -(s64)FP_ONE * 16, (s64)FP_ONE * 16);
 }
 
 static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
@@ -238,6 +387,7 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
 	r->rtt_us = mi->rtt_cnt ? mi->rtt_sum / mi->rtt_cnt : 0;
 	r->prev_rtt_us = m->last_rtt_us;
 	r->rate = mi->rate;
+	r->rtt_grad = pcc_mi_rtt_grad(mi);
 	r->tag = mi->tag;
 	if (r->rtt_us)
 		m->last_rtt_us = r->rtt_us;
@@ -252,40 +402,38 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
  * @rtt_us: RTT sample of the ACK, 0 if none
  * @r: filled in when the older MI completes
  *
- * Deliveries go by send time.  Losses are marked a little after the
- * packets they concern, so while the older MI is open they are its; it
- * completes once a packet sent settle_us after its end is (S)ACKed.
- * Packets sent before the older MI or in the gap left by a re-alignment
- * belong to no MI and are ignored.
+ * Deliveries go by send time, and so do losses: SACK and RACK mark a
+ * packet lost once a few packets sent after it are (S)ACKed, so the
+ * packets this ACK marks were sent just before @sent.  Losses of an ACK
+ * that delivered nothing go to the older MI while it is open.  The older
+ * MI completes once a packet sent settle_us after its end is (S)ACKed,
+ * by when its own losses are marked.  Packets sent before the older MI
+ * or in the gap left by a re-alignment belong to no MI and are ignored.
  *
  * Return: true when @r holds a completed MI.
  */
 static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
 				  u32 lost, u32 rtt_us, struct pcc_result *r)
 {
-	struct pcc_mi *old = &m->old;
+	struct pcc_mi *old = &m->old, *cur = &m->cur;
 
-	if (old->open) {
-		old->lost += lost;
-		if (!acked)
-			return false;
-		if (before(sent, old->end)) {
-			if (!before(sent, old->start))
-				pcc_mi_add(old, acked, rtt_us);
-			return false;
-		}
-		if (!before(sent, m->cur.start))
-			pcc_mi_add(&m->cur, acked, rtt_us);
-		if (before(sent, old->end + m->settle_us))
-			return false;
-		old->open = 0;
-		pcc_mi_result(m, old, r);
-		return true;
+	if (!acked) {
+		if (lost)
+			pcc_mi_lose(old->open ? old : cur, lost);
+		return false;
 	}
-	m->cur.lost += lost;
-	if (acked && !before(sent, m->cur.start))
-		pcc_mi_add(&m->cur, acked, rtt_us);
-	return false;
+	if (old->open && before(sent, old->end)) {
+		if (!before(sent, old->start))
+			pcc_mi_account(old, sent, acked, lost, rtt_us);
+		return false;
+	}
+	if (!before(sent, cur->start))
+		pcc_mi_account(cur, sent, acked, lost, rtt_us);
+	if (!old->open || before(sent, old->end + m->settle_us))
+		return false;
+	old->open = 0;
+	pcc_mi_result(m, old, r);
+	return true;
 }
 
 /* Time to start the next MI (or the first after a drop), and is there room? */
@@ -363,9 +511,17 @@ enum pcc_state {
 	PCC_ADJUSTING,
 };
 
+/*
+ * Vivace reuses some fields of Allegro's decision making: u_pair sums
+ * u(+) - u(-) of the round, votes holds PCC_VIV_MET_* of its trials, step
+ * is the amplifier m, dir the direction of the last step; in starting,
+ * results is set while a probe is out.
+ */
 struct pcc_ctl {
-	s64 u_prev;		/* utility of the last accepted result */
-	s64 u_pair;		/* decision: first result of the current pair */
+	union {
+		s64 u_prev;	/* trend: utility of the last accepted result */
+		s64 u_pair;	/* decision: first result of the current pair */
+	};
 	u32 rate;		/* rate of the last MI started */
 	u32 base;		/* rate of the last accepted result; r of the RCTs */
 	u16 eps;		/* decision: current granularity, Q16 */
@@ -378,7 +534,12 @@ struct pcc_ctl {
 	u8 step;		/* adjusting: n */
 	s8 dir;			/* adjusting: +1 or -1 */
 	u8 retry;		/* starting: enum pcc_retry */
+	u8 bound;		/* Vivace: k of the change bound omega */
 };
+
+/* What a round of Vivace's trials met */
+#define PCC_VIV_MET_QUEUE	1	/* an RTT gradient or loss */
+#define PCC_VIV_MET_HEAVY	2	/* loss past 1/PCC_VIV_HEAVY_LOSS */
 
 /*
  * Starting: a fall in utility is only believed when an MI at the same rate
@@ -423,6 +584,13 @@ static inline void pcc_ctl_decide_again(struct pcc_ctl *c, u32 rnd)
 	c->votes = 0;
 	c->order = rnd & 3;
 	c->rate = c->base;
+	c->u_pair = 0;
+}
+
+/* Trials per round of decision making: Vivace runs one pair */
+static inline u32 pcc_trials(const struct pcc_params *p)
+{
+	return p->utility == PCC_UTIL_VIVACE ? 2 : 4;
 }
 
 /* Is trial @t (0..3) the r(1 + eps) one of its pair? */
@@ -450,18 +618,29 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
 
 	switch (c->state) {
 	case PCC_STARTING:
+		if (p->utility == PCC_UTIL_VIVACE && c->results &&
+		    c->retry != PCC_RETRY_WANTED) {
+			/* Vivace: hold the last good rate until it is judged */
+			r = c->base;
+			*tag = PCC_TAG_NONE;
+			break;
+		}
 		if (c->retry == PCC_RETRY_WANTED)
 			c->retry = PCC_RETRY_SENT;
 		else if (c->launched)
-			r = (u64)c->rate * 2;
+			r = (u64)(p->utility == PCC_UTIL_VIVACE ? c->base :
+				  c->rate) * 2;
+		if (p->utility == PCC_UTIL_VIVACE)
+			c->results = 1;
 		*tag = PCC_TAG_START;
 		break;
 	case PCC_DECISION:
 		c->base = pcc_clamp_rate(c->base, lo, hi);
-		if (c->launched < 4) {
+		if (c->launched < pcc_trials(p)) {
 			r = pcc_scale(c->base,
 				      pcc_trial_up(c, c->launched) ? 1 : -1,
-				      c->eps);
+				      p->utility == PCC_UTIL_VIVACE ?
+				      p->eps_max : c->eps);
 			*tag = PCC_TAG_TRIAL0 + c->launched;
 		} else {
 			r = c->base;
@@ -507,6 +686,25 @@ static inline bool pcc_mi_congested(const struct pcc_result *r)
 	       r->rtt_us > r->prev_rtt_us + (r->prev_rtt_us >> 3);
 }
 
+/* Did the MI lose more than 1/@inv of its packets beyond chance? */
+static inline bool pcc_mi_loss_past(const struct pcc_result *r, u32 inv)
+{
+	u64 sd = PCC_VIV_LOSS_SD * int_sqrt64(r->lost);
+
+	return r->lost > sd && (r->lost - sd) * inv > r->delivered + r->lost;
+}
+
+/*
+ * The congestion test of the mode: for Vivace, a loss past
+ * 1/PCC_VIV_START_LOSS, which ends its starting state at once.
+ */
+static inline bool pcc_result_congested(const struct pcc_params *p,
+					const struct pcc_result *r)
+{
+	return p->utility == PCC_UTIL_VIVACE ?
+	       pcc_mi_loss_past(r, PCC_VIV_START_LOSS) : pcc_mi_congested(r);
+}
+
 /*
  * Starting or rate adjusting: keep going while the utility does not fall.
  * A fall sends the controller back to the last rate that did better, into
@@ -517,7 +715,9 @@ static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 					const struct pcc_params *p, u32 rate,
 					s64 u, bool congested, u32 rnd)
 {
-	if (c->have_prev && u < c->u_prev) {
+	/* Vivace: a probe past its loss bound ends starting at once */
+	if ((c->have_prev && u < c->u_prev) ||
+	    (p->utility == PCC_UTIL_VIVACE && congested)) {
 		if (c->state == PCC_STARTING && !congested &&
 		    c->retry == PCC_RETRY_NONE) {
 			/* Measure this rate again before leaving. */
@@ -535,6 +735,11 @@ static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 	c->u_prev = u;
 	c->have_prev = 1;
 	c->base = rate;
+	if (p->utility == PCC_UTIL_VIVACE && c->state == PCC_STARTING) {
+		/* the probe was good: the next one, at twice its rate, now */
+		c->results = 0;
+		return true;
+	}
 	return false;
 }
 
@@ -582,14 +787,67 @@ static inline bool pcc_ctl_trial_result(struct pcc_ctl *c,
 	return true;
 }
 
+/*
+ * Vivace (sec. 4.2 of its paper): the pair of trials at r(1 +- eps_max)
+ * gives the utility gradient gamma = (u+ - u-) / (X+ - X-), and the rate
+ * moves by m theta gamma, m = 1, 2, 3 .. while the direction holds,
+ * bounded by omega r with omega = omega0 + k delta, k counting the
+ * consecutive rounds that met the bound.  c->votes holds what the trials
+ * met (PCC_VIV_MET_*); the additive floor and the heavy-loss turn are
+ * ours (PCC_VIV_ADD, PCC_VIV_HEAVY_LOSS).
+ */
+static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
+					 const struct pcc_params *p, u32 t,
+					 s64 u, u32 rnd)
+{
+	u64 span, lim;
+	s64 grad, dx;
+	s8 dir;
+
+	c->u_pair += pcc_trial_up(c, t) ? u : -u;
+	if (++c->results < 2)
+		return false;
+	/* X+ - X- = 2 eps X, Mbit/s in Q16 */
+	span = (pcc_mbit(c->base) * p->eps_max) >> (FP_SHIFT - 1);
+	grad = clamp_t(s64, c->u_pair, -(1LL << 46), 1LL << 46);
+	grad = span ? div64_s64(grad * (s64)FP_ONE, (s64)span) : 0;
+	grad = clamp_t(s64, grad, -(1LL << 31), 1LL << 31);
+	if ((c->votes & PCC_VIV_MET_HEAVY) && grad > 0)
+		grad = -grad;
+	dir = grad < 0 ? -1 : 1;
+	if (dir != c->dir) {
+		c->step = 0;
+		c->bound = 0;
+	}
+	if (c->step < PCC_VIV_AMP_MAX)
+		c->step++;
+	c->dir = dir;
+	dx = __fp_round_shr(grad * c->step * PCC_VIV_THETA, FP_SHIFT);
+	lim = ((u64)c->base * (PCC_VIV_OMEGA0 + (u32)c->bound * PCC_VIV_DELTA))
+	      >> FP_SHIFT;
+	if (dx > 0 && !c->votes)
+		lim = max_t(u64, lim, (u64)PCC_VIV_ADD *
+			    min_t(u32, c->step, PCC_VIV_ADD_AMP));
+	if ((u64)(dx < 0 ? -dx : dx) > lim) {
+		dx = dx < 0 ? -(s64)lim : (s64)lim;
+		if (c->bound < PCC_VIV_BOUND_MAX)
+			c->bound++;
+	} else {
+		c->bound = 0;
+	}
+	c->base = pcc_clamp_rate((u64)max_t(s64, (s64)c->base + dx, 1), 1,
+				 PCC_RATE_MAX);
+	pcc_ctl_decide_again(c, rnd);
+	return true;
+}
+
 /**
- * pcc_ctl_result() - Feed the utility of a completed MI.
+ * pcc_ctl_on_result() - Feed the utility of a completed MI.
  * @c: controller
  * @p: parameters
- * @tag: the MI's tag
- * @rate: the rate it was sent at
+ * @r: the MI's result
  * @u: its utility
- * @congested: it clearly met congestion (pcc_mi_congested())
+ * @congested: it clearly met congestion (pcc_result_congested())
  * @rnd: random bits, for the order of the next trials
  *
  * Results of MIs the current state did not start are ignored.
@@ -597,23 +855,50 @@ static inline bool pcc_ctl_trial_result(struct pcc_ctl *c,
  * Return: true when the rate changes now: the caller re-aligns the
  * current MI and starts it with pcc_ctl_next().
  */
-static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
-				  u8 tag, u32 rate, s64 u, bool congested,
-				  u32 rnd)
+static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
+				     const struct pcc_params *p,
+				     const struct pcc_result *r, s64 u,
+				     bool congested, u32 rnd)
 {
+	u8 tag = r->tag;
+
 	switch (c->state) {
 	case PCC_STARTING:
 	case PCC_ADJUSTING:
 		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
 			    PCC_TAG_ADJUST))
 			return false;
-		return pcc_ctl_trend_result(c, p, rate, u, congested, rnd);
+		return pcc_ctl_trend_result(c, p, r->rate, u, congested, rnd);
 	case PCC_DECISION:
-		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + 4)
+		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
 			return false;
+		if (p->utility == PCC_UTIL_VIVACE) {
+			s32 g = r->rtt_grad;
+
+			if (g <= -PCC_VIV_GRAD_MIN || g >= PCC_VIV_GRAD_MIN ||
+			    r->lost > PCC_VIV_LOSS_SD * int_sqrt64(r->lost))
+				c->votes |= PCC_VIV_MET_QUEUE;
+			if (pcc_mi_loss_past(r, PCC_VIV_HEAVY_LOSS))
+				c->votes |= PCC_VIV_MET_HEAVY;
+			return pcc_ctl_vivace_result(c, p, tag - PCC_TAG_TRIAL0,
+						     u, rnd);
+		}
 		return pcc_ctl_trial_result(c, p, tag - PCC_TAG_TRIAL0, u, rnd);
 	}
 	return false;
+}
+
+/*
+ * pcc_ctl_on_result() for a caller that has only the tag and rate of the
+ * MI: Vivace then sees no loss and no RTT gradient.
+ */
+static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
+				  u8 tag, u32 rate, s64 u, bool congested,
+				  u32 rnd)
+{
+	struct pcc_result r = { .tag = tag, .rate = rate };
+
+	return pcc_ctl_on_result(c, p, &r, u, congested, rnd);
 }
 
 /* After an RTO: start over from half the last good rate. */
@@ -643,6 +928,7 @@ static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
 	switch (c->state) {
 	case PCC_STARTING:
 		c->launched = 0;
+		c->results = 0;
 		break;
 	case PCC_ADJUSTING:
 		c->eps = (u16)p->eps_min;

@@ -32,7 +32,8 @@ TRACE_EVENT(pcc_mi,
 			     __field(u64, delivered)
 			     __field(u64, lost)
 			     __field(u32, dur)
-			     __field(u32, rtt)),
+			     __field(u32, rtt)
+			     __field(s32, grad)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->tag = r->tag;
@@ -46,8 +47,9 @@ TRACE_EVENT(pcc_mi,
 			   __entry->delivered = r->delivered;
 			   __entry->lost = r->lost;
 			   __entry->dur = r->dur_us;
-			   __entry->rtt = r->rtt_us;),
-	    TP_printk("sport=%u dport=%u mi=%s mi_rate=%u utility=%lld delivered=%llu lost=%llu dur=%u rtt=%u -> state=%s%s rate=%u base=%u eps=%u",
+			   __entry->rtt = r->rtt_us;
+			   __entry->grad = r->rtt_grad;),
+	    TP_printk("sport=%u dport=%u mi=%s mi_rate=%u utility=%lld delivered=%llu lost=%llu dur=%u rtt=%u grad=%d -> state=%s%s rate=%u base=%u eps=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->tag,
 				       { PCC_TAG_NONE, "hold" },
@@ -59,7 +61,7 @@ TRACE_EVENT(pcc_mi,
 				       { PCC_TAG_ADJUST, "adjust" }),
 		      __entry->mi_rate, __entry->utility >> FP_SHIFT,
 		      __entry->delivered, __entry->lost, __entry->dur,
-		      __entry->rtt,
+		      __entry->rtt, __entry->grad,
 		      __print_symbolic(__entry->state,
 				       { PCC_STARTING, "starting" },
 				       { PCC_DECISION, "decision" },

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PCC Allegro: Performance-oriented Congestion Control (Dong et al.,
- * NSDI '15).
+ * PCC: Performance-oriented Congestion Control, Allegro (Dong et al.,
+ * NSDI '15) and Vivace (Dong et al., NSDI '18).
  *
  * The sender runs a stream of monitor intervals (MIs), each at one pacing
- * rate, and scores each by a utility of its measured throughput and loss
- * (optionally delay).  A starting state doubles the rate per MI until the
- * utility falls; then randomised controlled trials at r(1 +- eps) decide a
- * direction, and the rate moves that way faster and faster until the
- * utility falls again.  The control law lives in pcc_core.h; this file
- * feeds it ACKs and turns its rate into pacing and a cwnd cap.
+ * rate, and scores each by a utility of its measured throughput, loss and
+ * delay.  A starting state doubles the rate until the utility falls.  Then
+ * Allegro (utility=loss or latency) runs randomised controlled trials at
+ * r(1 +- eps) to decide a direction and moves that way faster and faster
+ * until the utility falls again; Vivace (utility=vivace, the default)
+ * turns each pair of trials into a utility gradient and climbs it.  The
+ * control law lives in pcc_core.h; this file feeds it ACKs and turns its
+ * rate into pacing and a cwnd cap.
  *
  * ACKs are matched to the MI their packets were sent in by the send time
  * of the newest packet each ACK delivers, which tcp_rate.c leaves in
@@ -51,11 +53,12 @@ struct pcc {
 static struct cc_q16_param pcc_alpha = CC_Q16_PARAM(100, 0, 10, 0, 1000, 0);
 static struct cc_q16_param pcc_eps_min = CC_Q16_PARAM(0, 100, 0, 10, 0, 1000);
 static struct cc_q16_param pcc_eps_max = CC_Q16_PARAM(0, 500, 0, 10, 0, 5000);
-static unsigned int pcc_utility_kind = PCC_UTIL_LOSS;
+static unsigned int pcc_utility_kind = PCC_UTIL_VIVACE;
 
 static const char * const pcc_utility_names[] = {
 	[PCC_UTIL_LOSS] = "loss",
 	[PCC_UTIL_LATENCY] = "latency",
+	[PCC_UTIL_VIVACE] = "vivace",
 };
 
 /*
@@ -106,7 +109,7 @@ static int pcc_utility_set(const char *val, const struct kernel_param *kp)
 	int i = sysfs_match_string(pcc_utility_names, val);
 
 	if (i < 0) {
-		pr_err("utility: \"%.*s\" refused: \"loss\" or \"latency\" expected\n",
+		pr_err("utility: \"%.*s\" refused: \"vivace\", \"loss\" or \"latency\" expected\n",
 		       (int)strcspn(val, "\n"), val);
 		return -EINVAL;
 	}
@@ -126,13 +129,13 @@ static const struct kernel_param_ops pcc_utility_ops = {
 };
 
 module_param_cb(utility, &pcc_utility_ops, NULL, 0644);
-MODULE_PARM_DESC(utility, "utility function: loss (sec. 2.2, default) or latency (sec. 2.4)");
+MODULE_PARM_DESC(utility, "utility and control: vivace (PCC Vivace, default), loss (Allegro, sec. 2.2) or latency (Allegro, sec. 2.4)");
 module_param_cb(alpha, &cc_q16_param_ops, &pcc_alpha, 0644);
 MODULE_PARM_DESC(alpha, "steepness of the loss cut-off sigmoid (10 .. 1000; default 100)");
 module_param_cb(eps_min, &pcc_eps_ops, &pcc_eps_min, 0644);
 MODULE_PARM_DESC(eps_min, "smallest trial step and adjusting step (0.001 .. 0.1; default 0.01)");
 module_param_cb(eps_max, &pcc_eps_ops, &pcc_eps_max, 0644);
-MODULE_PARM_DESC(eps_max, "largest trial step (0.001 .. 0.5; default 0.05; >= eps_min)");
+MODULE_PARM_DESC(eps_max, "largest trial step, Vivace's trial step (0.001 .. 0.5; default 0.05; >= eps_min)");
 
 static void pcc_read_params(struct pcc_params *p)
 {
@@ -248,12 +251,10 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 	if (pcc_mon_on_ack(&pc->mon, (u32)tp->first_tx_mstamp,
 			   rs->acked_sacked, max(rs->losses, 0),
 			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0, &r)) {
-		u32 mss = tp->mss_cache;
-		s64 u = pcc_utility(&p, r.delivered * mss, r.lost * mss,
-				    r.dur_us, r.rtt_us, r.prev_rtt_us);
-		bool moved = pcc_ctl_result(&pc->ctl, &p, r.tag, r.rate, u,
-					    pcc_mi_congested(&r),
-					    get_random_u32());
+		s64 u = pcc_mi_utility(&p, &r, tp->mss_cache);
+		bool moved = pcc_ctl_on_result(&pc->ctl, &p, &r, u,
+					       pcc_result_congested(&p, &r),
+					       get_random_u32());
 
 		trace_pcc_mi(sk, &pc->ctl, &r, u, moved);
 		if (moved)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of tcp_pcc/pcc_core.h, the PCC Allegro control logic, in TAP.
+ * Unit tests of tcp_pcc/pcc_core.h, the PCC Allegro and Vivace control
+ * logic, in TAP.
  *
  *  - Utility (sec. 2.2, 2.4) against a double-precision reference over
  *    1 kbit/s .. 100 Gbit/s and 0 .. 100 % loss; the cut-off near 5 %.
@@ -11,6 +12,10 @@
  *    rate-adjusting sequence, bounds, restart after an RTO.
  *  - Closed loop on a fluid model of a bottleneck: random loss, shallow
  *    buffers and two flows converging to a fair share.
+ *  - Vivace: its utility against double precision, the RTT gradient of an
+ *    MI, the starting probes, the gradient step, amplifier, change
+ *    bound, additive floor and heavy-loss turn, and a closed loop: low
+ *    loss and queue, 1 % random loss, two flows converging.
  *  - Restart after idle: the stale-MI bound, what the controller keeps,
  *    and a packet-level sender driven like tcp_pcc.c across idle periods
  *    of up to 3 h (the u32 microsecond clock wraps every 71.6 min).
@@ -239,19 +244,35 @@ static void test_monitor(void)
 	tap(!done, "A is not complete before a packet sent settle after its end is acked",
 	    NULL);
 	done = pcc_mon_on_ack(&m, 3100, 1, 0, 0, &r);
-	tap(done && r.delivered == 6 && r.lost == 3 && r.dur_us == 2000 &&
+	tap(done && r.delivered == 6 && r.lost == 1 && r.dur_us == 2000 &&
 	    r.rate == 100000 && r.tag == PCC_TAG_START && r.rtt_us == 600,
-	    "A's result: its deliveries by send time, losses marked while open, mean RTT",
+	    "A's result: its deliveries and losses by send time, mean RTT",
 	    "delivered %llu lost %llu dur %u rtt %u", (unsigned long long)r.delivered,
 	    (unsigned long long)r.lost, r.dur_us, r.rtt_us);
-	tap(m.cur.delivered == 2 && m.cur.lost == 0,
-	    "B counted its own deliveries meanwhile", "%u", m.cur.delivered);
+	tap(m.cur.delivered == 2 && m.cur.lost == 2,
+	    "B counted its own deliveries, and the losses its ACKs marked, meanwhile",
+	    "delivered %u lost %u", m.cur.delivered, m.cur.lost);
 	done = pcc_mon_on_ack(&m, 2000, 4, 1, 0, &r);
-	tap(!done && m.cur.delivered == 2 && m.cur.lost == 1,
-	    "a very late ACK of A after it completed is ignored, its loss goes to B",
+	tap(!done && m.cur.delivered == 2 && m.cur.lost == 2,
+	    "a very late ACK of A after it completed is ignored, its loss too",
 	    NULL);
+	/* losses of ACKs that deliver nothing: the older MI while open */
+	pcc_mon_next(&m, 5000, 2000, 100000, PCC_TAG_START, 100);
+	pcc_mon_on_ack(&m, 0, 0, 3, 0, &r);
+	tap(m.old.lost == 5 && m.cur.lost == 0,
+	    "losses without a delivery go to the older MI while it is open",
+	    "old %u cur %u", m.old.lost, m.cur.lost);
+	pcc_mon_on_ack(&m, 5200, 1, 0, 0, &r);
+	pcc_mon_on_ack(&m, 0, 0, 4, 0, &r);
+	tap(!m.old.open && m.cur.lost == 4,
+	    "... and to the current one once the older is complete", NULL);
+	m.cur.lost = U16_MAX - 10;
+	pcc_mon_on_ack(&m, 5300, 1, 100, 0, &r);
+	tap(m.cur.lost == U16_MAX, "an MI's loss count saturates at 65535",
+	    "%u", m.cur.lost);
 
-	/* re-align B at 3500: packets sent in [3000, 3500) are dropped */
+	/* re-align at 3500: packets sent in [3000, 3500) are dropped */
+	pcc_mon_init(&m, 3000, 2000, 100000, PCC_TAG_START);
 	pcc_mon_realign(&m, 3500, 2000, 150000, PCC_TAG_TRIAL0);
 	pcc_mon_on_ack(&m, 3200, 2, 0, 0, &r);
 	pcc_mon_on_ack(&m, 3600, 3, 0, 0, &r);
@@ -709,6 +730,374 @@ static void test_closed_loop(void)
 	}
 }
 
+/* ---- PCC Vivace (utility=vivace) ---- */
+
+static struct pcc_params vivace(void)
+{
+	struct pcc_params p = defaults();
+
+	p.utility = PCC_UTIL_VIVACE;
+	return p;
+}
+
+/*
+ * Vivace's utility in double precision, Mbit/s, with the module's filters;
+ * *scale: the sum of its terms' magnitudes
+ */
+static double ref_vivace(double rate, double lost, double dur_s, double g,
+			 double *scale)
+{
+	double x = rate * 8 / 1e6, sd = 2 * floor(sqrt(lost)), lat, loss;
+
+	/* PCC_VIV_GRAD_MIN, 0.01 in Q16; a falling RTT earns nothing */
+	if (g < 655 / Q)
+		g = 0;
+	lost = lost > sd ? lost - sd : 0;
+	lat = 900 * x * g;
+	loss = 11.35 * lost * MSS * 8 / 1e6 / dur_s;
+	*scale = pow(x, 0.9) + fabs(lat) + loss;
+	return pow(x, 0.9) - lat - loss;
+}
+
+static struct pcc_result mi(u8 tag, u32 rate, u64 del, u64 lost, double g)
+{
+	struct pcc_result r = {
+		.tag = tag, .rate = rate, .delivered = del, .lost = lost,
+		.dur_us = 80000, .rtt_grad = (s32)lround(g * Q),
+	};
+	return r;
+}
+
+static void test_vivace_utility(void)
+{
+	double worst = 0;
+	int i, bad = 0;
+
+	rng_state = 0x7717aceULL;
+	for (i = 0; i < 20000; i++) {
+		u32 rate = (u32)exp(log(1250.0) + rndu() * (log(4e9) - log(1250.0)));
+		double g = (rndu() - 0.5) * 0.4, l = rndu() * 0.2;
+		u64 n = (u64)(rate * 0.08 / MSS) + 1, lost = (u64)(n * l);
+		struct pcc_result r = mi(PCC_TAG_TRIAL0, rate, n - lost, lost, g);
+		double scale, ref = ref_vivace(rate, lost, 0.08, r.rtt_grad / Q,
+					       &scale);
+		double got = pcc_vivace_utility(&r, MSS) / Q;
+		double err = fabs(got - ref) / fmax(1, scale);
+
+		worst = fmax(worst, err);
+		bad += err > 0.0002;
+	}
+	/* against the sum of the terms: they cancel near the utility's root */
+	tap(!bad, "Vivace utility X^0.9 - 900 X dRTT/dT - 11.35 X L within 0.0002 of its terms",
+	    "%d off, worst %.2g", bad, worst);
+	{
+		struct pcc_result a = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.009);
+		struct pcc_result b = mi(PCC_TAG_TRIAL0, 2500000, 100, 4, 0);
+		struct pcc_result c = mi(PCC_TAG_TRIAL0, 2500000, 100, 9, 0);
+		s64 clean = pcc_vivace_utility(&a, MSS);
+		struct pcc_params p = vivace();
+
+		a.rtt_grad = 0;
+		tap(clean == pcc_vivace_utility(&a, MSS) &&
+		    clean == pcc_vivace_utility(&b, MSS) &&
+		    clean > pcc_vivace_utility(&c, MSS) &&
+		    clean == pcc_mi_utility(&p, &a, MSS),
+		    "Vivace utility: an RTT gradient below 0.01 and 2 sqrt(lost) of the losses are noise",
+		    NULL);
+	}
+	{
+		struct pcc_result r = mi(PCC_TAG_TRIAL0, 0, 0, 0, 0);
+
+		tap(pcc_vivace_utility(&r, MSS) == 0, "Vivace utility of a zero rate is 0",
+		    NULL);
+	}
+}
+
+static void test_rtt_grad(void)
+{
+	struct pcc_mon m;
+	struct pcc_result r;
+	u32 t;
+	int ok = 1;
+
+	/* one MI of 100 ms; RTT rises 0.1 ms per ms: dRTT/dT = 0.1 */
+	pcc_mon_init(&m, 1000000, 100000, 100000, PCC_TAG_START);
+	for (t = 0; t < 100000; t += 500)
+		pcc_mon_on_ack(&m, 1000000 + t, 1, 0, 40000 + t / 10, &r);
+	pcc_mon_next(&m, 1100000, 100000, 100000, PCC_TAG_START, 1000);
+	ok &= pcc_mon_on_ack(&m, 1101000, 1, 0, 0, &r);
+	tap(ok && fabs(r.rtt_grad / Q - 0.1) < 0.002 && r.rtt_us == 44975,
+	    "dRTT/dT of an MI: mean RTT of its second half less its first's, over half its length",
+	    "%.4f, mean rtt %u", r.rtt_grad / Q, r.rtt_us);
+	/* flat, falling, and samples in one half only */
+	pcc_mon_init(&m, 0, 100000, 100000, PCC_TAG_START);
+	for (t = 0; t < 100000; t += 500)
+		pcc_mon_on_ack(&m, t, 1, 0, 90000 - t / 5, &r);
+	pcc_mon_next(&m, 100000, 100000, 100000, PCC_TAG_START, 1000);
+	pcc_mon_on_ack(&m, 101000, 1, 0, 0, &r);
+	ok = fabs(r.rtt_grad / Q + 0.2) < 0.002;
+	for (t = 100000; t < 150000; t += 500)
+		pcc_mon_on_ack(&m, t, 1, 0, 40000, &r);
+	pcc_mon_next(&m, 200000, 100000, 100000, PCC_TAG_START, 1000);
+	pcc_mon_on_ack(&m, 201000, 1, 0, 0, &r);
+	ok &= r.rtt_grad == 0;
+	tap(ok, "dRTT/dT: a falling RTT is negative; no samples in one half: 0",
+	    NULL);
+}
+
+/* Launch Vivace's round at @base: rates and tags of its two trials */
+static void viv_round(struct pcc_ctl *c, const struct pcc_params *p, u32 base,
+		      u32 rate[2], u8 tag[2])
+{
+	int i;
+
+	c->base = base;
+	c->state = PCC_DECISION;
+	pcc_ctl_decide_again(c, (u32)rnd64());
+	for (i = 0; i < 2; i++)
+		rate[i] = pcc_ctl_next(c, p, 1, PCC_RATE_MAX, &tag[i]);
+}
+
+/* Feed the round: @gu, @lu the RTT gradient and loss rate of the + trial */
+static bool viv_feed(struct pcc_ctl *c, const struct pcc_params *p,
+		     const u32 rate[2], const u8 tag[2], double gu, double gd,
+		     double lu, double ld)
+{
+	bool moved = false;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		bool up = rate[i] > c->base;
+		u64 n = (u64)(rate[i] * 0.08 / MSS) + 1;
+		u64 lost = (u64)(n * (up ? lu : ld));
+		struct pcc_result r = mi(tag[i], rate[i], n - lost, lost,
+					 up ? gu : gd);
+		s64 u = pcc_mi_utility(p, &r, MSS);
+
+		moved |= pcc_ctl_on_result(c, p, &r, u,
+					   pcc_result_congested(p, &r),
+					   (u32)rnd64());
+	}
+	return moved;
+}
+
+static void test_vivace_control(void)
+{
+	struct pcc_params p = vivace();
+	u32 rate[2], r, base;
+	struct pcc_ctl c;
+	int i, ok = 1;
+	u8 tag[2], t;
+
+	/* starting: a probe, then the last good rate until it is judged */
+	pcc_ctl_init(&c, &p, 10000);
+	for (i = 0; i < 2; i++)
+		ok &= pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 10000 &&
+		      t == (i ? PCC_TAG_NONE : PCC_TAG_START);
+	{
+		struct pcc_result a = mi(PCC_TAG_START, 10000, 50, 0, 0);
+
+		ok &= pcc_ctl_on_result(&c, &p, &a, pcc_mi_utility(&p, &a, MSS),
+					false, 1);
+	}
+	ok &= pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 20000 && t == PCC_TAG_START;
+	ok &= pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t) == 10000 && t == PCC_TAG_NONE;
+	tap(ok, "Vivace starting: probe at twice the last good rate, hold that until judged",
+	    NULL);
+	{
+		/* 9 lost: 3 beyond 2 sqrt(9), 3 % of 99; 4 lost: none beyond */
+		struct pcc_result a = mi(PCC_TAG_START, 20000, 90, 9, 0);
+
+		ok = pcc_result_congested(&p, &a);
+		ok &= pcc_ctl_on_result(&c, &p, &a, pcc_mi_utility(&p, &a, MSS),
+					true, 1);
+		a.lost = 4;
+		ok &= !pcc_result_congested(&p, &a);
+	}
+	tap(ok && c.state == PCC_DECISION && c.base == 10000,
+	    "Vivace starting ends at once on a probe losing > 2 % beyond 2 sqrt(lost), back to the last good rate",
+	    "state %u base %u", c.state, c.base);
+
+	/* one pair of trials at r(1 +- eps_max), then the rate held */
+	viv_round(&c, &p, 2500000, rate, tag);
+	r = pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	tap(((near(rate[0], 2625000) && near(rate[1], 2375000)) ||
+	     (near(rate[0], 2375000) && near(rate[1], 2625000))) &&
+	    tag[0] == PCC_TAG_TRIAL0 && tag[1] == PCC_TAG_TRIAL0 + 1 &&
+	    r == 2500000 && t == PCC_TAG_NONE,
+	    "Vivace decision: one pair at r(1 +- eps_max), then r until both results are in",
+	    "%u %u then %u", rate[0], rate[1], r);
+
+	/* no queue, no loss at 20 Mbit/s: up by theta x 0.9 X^-0.1 */
+	ok = viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
+	tap(ok && fabs((c.base - 2500000.0) / 125000 - 0.9 * pow(20, -0.1)) < 0.01 &&
+	    c.step == 1 && c.state == PCC_DECISION && c.results == 0,
+	    "Vivace: a clean round moves by theta gamma, gamma = 0.9 X^-0.1 (1 Mbit/s per unit)",
+	    "+%.4f Mbit/s", (c.base - 2500000.0) * 8 / 1e6);
+	/* the amplifier: the next round moves twice as far (100 Mbit/s: below omega r) */
+	base = 12500000;
+	viv_round(&c, &p, base, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
+	tap(c.step == 2 && fabs((c.base - base) / 125000.0 -
+				2 * 0.9 * pow(100, -0.1)) < 0.02,
+	    "Vivace: the confidence amplifier m grows while the direction holds",
+	    "+%.4f Mbit/s", (c.base - base) * 8 / 1e6);
+
+	/* at 1 Mbit/s omega r is 50 kbit/s; clean rounds may add 0.5 Mbit/s x min(m, 2) */
+	pcc_ctl_init(&c, &p, 125000);
+	viv_round(&c, &p, 125000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
+	ok = c.base == 125000 + 62500;
+	viv_round(&c, &p, 125000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
+	ok &= c.base == 125000 + 125000;
+	viv_round(&c, &p, 125000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.005, 0.02, 0, 0);
+	/* the third round met a queue: omega r, omega = 0.05 + 2 x 0.025 */
+	tap(ok && near(c.base, 125000 + 12500),
+	    "Vivace: clean rounds add at least 0.5 Mbit/s x min(m, 2); a round that met a queue only omega r",
+	    "%u", c.base);
+
+	/* a queue builds in the + trial: down by omega r, omega growing by delta */
+	pcc_ctl_init(&c, &p, 2500000);
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.05, 0, 0, 0);
+	ok = fabs(c.base - 2375000.0) < 20 && c.dir == -1 && c.bound == 1;
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.05, 0, 0, 0);
+	ok &= fabs(c.base - 2312500.0) < 20 && c.bound == 2;
+	for (i = 0; i < 40; i++) {
+		viv_round(&c, &p, 2500000, rate, tag);
+		viv_feed(&c, &p, rate, tag, 0.05, 0, 0, 0);
+	}
+	ok &= c.bound == 18 && fabs(c.base - 1250000.0) < 1000;
+	tap(ok, "Vivace: a queue in the + trial: down by omega r, omega = 0.05 + 0.025 k <= 0.5",
+	    "base %u bound %u", c.base, c.bound);
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
+	tap(c.dir == 1 && c.step == 1 && c.bound == 0 && c.base > 2500000,
+	    "Vivace: a change of direction resets the amplifier and the bound", NULL);
+
+	/* both trials lose 10 %, the + one by chance less: still down */
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0, 0, 0.09, 0.11);
+	ok = c.dir == -1 && c.base < 2500000;
+	/* 1 % random loss, the + trial by chance more: gamma still up */
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0, 0, 0.015, 0.01);
+	tap(ok && c.dir == 1 && c.base > 2500000,
+	    "Vivace: trials losing > 5 % beyond chance turn the step down; 1-2 % random loss does not",
+	    "dir %d base %u", c.dir, c.base);
+
+	/* Allegro's entry point without counts: Vivace sees neither loss nor RTT */
+	pcc_ctl_init(&c, &p, 2500000);
+	viv_round(&c, &p, 2500000, rate, tag);
+	for (i = 0; i < 2; i++) {
+		struct pcc_result a = mi(tag[i], rate[i], 0, 0, 0);
+
+		ok = pcc_ctl_result(&c, &p, tag[i], rate[i],
+				    pcc_vivace_utility(&a, MSS), false, 1);
+	}
+	tap(ok && c.base > 2500000, "Vivace via pcc_ctl_result(): the rate term alone moves it up",
+	    NULL);
+}
+
+struct viv_flow {
+	struct pcc_ctl c;
+	struct pcc_result r;
+	u32 rate;
+	u8 tag;
+	bool pending;
+	double thr;
+};
+
+/*
+ * Vivace on a fluid bottleneck: MIs of @dur s, results one MI late; the
+ * queue grows by what exceeds @cap, its overflow is dropped, and an MI's
+ * dRTT/dT is the growth of the queue's delay over it.  Returns the mean
+ * loss rate of the second half; thr holds each flow's goodput there.
+ */
+static double viv_sim(struct viv_flow *f, int nf, double cap, double loss,
+		      double buf, int steps, int start2, double *qmean)
+{
+	struct pcc_params p = vivace();
+	double q = 0, dur = 0.08, lostsum = 0, sentsum = 0;
+	int s, i;
+
+	*qmean = 0;
+	for (i = 0; i < nf; i++) {
+		memset(&f[i], 0, sizeof(f[i]));
+		pcc_ctl_init(&f[i].c, &p, 20000);
+	}
+	for (s = 0; s < steps; s++) {
+		double in = 0, over, drop, q0 = q;
+
+		for (i = 0; i < nf; i++) {
+			if (i && s < start2)
+				continue;
+			f[i].rate = pcc_ctl_next(&f[i].c, &p, 3000, PCC_RATE_MAX,
+						 &f[i].tag);
+			if (f[i].pending &&
+			    pcc_ctl_on_result(&f[i].c, &p, &f[i].r,
+					      pcc_mi_utility(&p, &f[i].r, MSS),
+					      pcc_result_congested(&p, &f[i].r),
+					      (u32)rnd64()))
+				f[i].rate = pcc_ctl_next(&f[i].c, &p, 3000,
+							 PCC_RATE_MAX, &f[i].tag);
+			in += f[i].rate;
+		}
+		q += (in - cap) * dur;
+		over = q > buf ? q - buf : 0;
+		q = q < 0 ? 0 : (q > buf ? buf : q);
+		drop = in > 0 ? over / (in * dur) : 0;
+		for (i = 0; i < nf; i++) {
+			double sent = f[i].rate * dur / MSS;
+			double lost = sent * (drop + (1 - drop) * loss);
+
+			if (i && s < start2)
+				continue;
+			f[i].pending = true;
+			f[i].r = mi(f[i].tag, f[i].rate, (u64)(sent - lost),
+				    (u64)lost, (q - q0) / cap / dur);
+			if (s >= steps / 2) {
+				f[i].thr += (sent - lost) * MSS / dur /
+					    (steps - steps / 2);
+				lostsum += lost;
+				sentsum += sent;
+			}
+		}
+		if (s >= steps / 2)
+			*qmean += q / cap / (steps - steps / 2);
+	}
+	return sentsum > 0 ? lostsum / sentsum : 0;
+}
+
+static void test_vivace_closed_loop(void)
+{
+	struct viv_flow f[2];
+	double cap = 2.5e6, buf = 0.04 * cap, drop, q;	/* 20 Mbit/s, 1 BDP */
+
+	rng_state = 0x71fa5eULL;
+	drop = viv_sim(f, 1, cap, 0, buf, 3000, 0, &q);
+	tap(f[0].thr >= 0.85 * cap && drop < 0.001 && q < 0.25 * 0.04,
+	    "Vivace model: one flow fills the link with no loss and a short queue",
+	    "%.1f %% of capacity, %.2f %% lost, queue %.1f ms", 100 * f[0].thr / cap,
+	    100 * drop, 1e3 * q);
+	drop = viv_sim(f, 1, cap, 0.01, buf, 3000, 0, &q);
+	tap(f[0].thr >= 0.85 * cap * 0.99,
+	    "Vivace model: one flow keeps the link busy under 1 % random loss",
+	    "%.1f %% of capacity", 100 * f[0].thr / cap);
+	viv_sim(f, 2, cap, 0, buf, 6000, 300, &q);
+	{
+		double a = f[0].thr, b = f[1].thr;
+		double jain = (a + b) * (a + b) / (2 * (a * a + b * b));
+
+		tap(jain >= 0.95 && a + b >= 0.85 * cap,
+		    "Vivace model: a late second flow converges to a fair share",
+		    "%.2f / %.2f Mbit/s, Jain %.3f", a * 8 / 1e6, b * 8 / 1e6, jain);
+	}
+}
+
 static void test_idle_core(void)
 {
 	struct pcc_params p = defaults();
@@ -1043,6 +1432,10 @@ int main(void)
 	test_control();
 	test_start_exit();
 	test_closed_loop();
+	test_vivace_utility();
+	test_rtt_grad();
+	test_vivace_control();
+	test_vivace_closed_loop();
 	test_idle_core();
 	test_idle_restart();
 	return tap_finish();
