@@ -131,7 +131,7 @@ static size_t run_etc(void)
 	CALLGRIND_START_INSTRUMENTATION;
 	for (i = 0; i < nrecs; i++) {
 		const long long *v = recs[i].v;
-		struct etc_ack a;
+		struct etc_ack a = { 0 };
 
 		if (recs[i].kind == 't') {
 			etc_on_restart(&e, (u32)v[0]);
@@ -178,11 +178,10 @@ static __cost bool cost_pcc_ack(struct pcc *pc, const struct pcc_params *p,
 	if (unlikely(pcc_mon_stale(&pc->mon, now)))
 		pcc_on_idle_restart(&pc->ctl, &pc->mon, p, r1);
 	if (pcc_mon_on_ack(&pc->mon, sent, acked, lost, rtt, &r)) {
-		s64 u = pcc_utility(p, r.delivered * MSS, r.lost * MSS,
-				    r.dur_us, r.rtt_us, r.prev_rtt_us);
+		s64 u = pcc_mi_utility(p, &r, MSS);
 
-		if (pcc_ctl_result(&pc->ctl, p, r.tag, r.rate, u,
-				   pcc_mi_congested(&r), r2)) {
+		if (pcc_ctl_on_result(&pc->ctl, p, &r, u,
+				      pcc_result_congested(p, &r), r2)) {
 			*realign = true;
 			return true;
 		}
@@ -223,7 +222,7 @@ static size_t run_pcc(void)
 {
 	struct pcc_params p = { .alpha = CC_Q16(100, 0),
 				.eps_min = CC_Q16(0, 100), .eps_max = CC_Q16(0, 500),
-				.utility = PCC_UTIL_LOSS };
+				.utility = PCC_UTIL_VIVACE };
 	u32 srtt = pcc_srtt(0), lo = pcc_lo(srtt), rate, dur;
 	struct pcc pc;
 	size_t i, n = 0;
@@ -346,7 +345,7 @@ static size_t run_pad(void)
 	CALLGRIND_START_INSTRUMENTATION;
 	for (i = 0; i < nrecs; i++) {
 		const long long *v = recs[i].v;
-		struct pad_ack a;
+		struct pad_ack a = { 0 };
 
 		if (recs[i].kind != 'a') {
 			if (c.started || recs[i].kind == 'r')
