@@ -21,6 +21,7 @@
  *  abc_maxmin_weights()	max-min fair queue weights from two top-K
  *			tables (sec. 4.3, demand of a top-K flow X = 10 %
  *			above its rate), without a buffer on the stack
+ *  struct abc_classic	classic-ECN flows found among the ABC queue's top-K
  *  struct abc_shaper	departure times at the configured bandwidth
  */
 #ifndef _ABC_MARK_H
@@ -28,6 +29,7 @@
 
 #ifdef __KERNEL__
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 #endif
 #include "cc_fixedpoint.h"
@@ -501,6 +503,163 @@ static inline u64 abc_ss_bytes(const struct abc_ss_entry *e)
 static inline u64 abc_demand(u64 bytes)
 {
 	return bytes + div64_u64(bytes * ABC_DEMAND_BOOST_PPM, ABC_PPM);
+}
+
+/*
+ * Classic-ECN flows.  On stock kernels a brake is CE, and an ECN-capable
+ * flow that does not run ABC (CUBIC or BBR with ECN, DCTCP, macOS and iOS
+ * clients) sends ECT as ABC senders do.  It takes each brake for
+ * congestion and cuts its window once per RTT whatever the accelerates
+ * say, so in the ABC queue, beside ABC flows, it starves.  ABC flows do
+ * not: each follows its accelerates and the additive increase brings
+ * them to equal shares (sec. 3.1.3).  A flow of the ABC queue's top-K that
+ * sends less than 1 / ABC_CLASSIC_RATIO of the largest top-K flow's bytes
+ * in ABC_CLASSIC_STRIKES periods with brakes in a row (3 s at 100 ms) is
+ * taken for classic ECN: from then on its packets go to the other queue,
+ * unmarked, as Not-ECT traffic does, and compete there for the max-min
+ * share of sec. 4.3.  It is forgotten once it has not been among the
+ * other queue's top-K flows for ABC_CLASSIC_IDLE periods.
+ *
+ * The table is direct-mapped by flow hash, so the per-packet test is one
+ * load and one compare.  Two flows on one slot: the one found first keeps
+ * it, the other is found once the slot is free again.
+ */
+#define ABC_CLASSIC_SLOTS	32
+#define ABC_CLASSIC_RATIO	8
+#define ABC_CLASSIC_STRIKES	30
+#define ABC_CLASSIC_IDLE	100
+/* a suspect not seen in the ABC queue's top-K for this long is dropped */
+#define ABC_SUSPECT_IDLE	10
+
+struct abc_flowmark {
+	u32 key;		/* flow hash; 0: free */
+	u16 strikes;		/* periods in a row starved under brakes */
+	u16 idle;		/* periods not seen in its queue's top-K */
+	bool classic;
+};
+
+struct abc_classic {
+	struct abc_flowmark s[ABC_CLASSIC_SLOTS];
+	u32 flows;		/* slots that hold a classic flow */
+	u32 found;		/* classic flows found since init */
+};
+
+static inline void abc_classic_clear(struct abc_classic *c)
+{
+	memset(c->s, 0, sizeof(c->s));
+	c->flows = 0;
+}
+
+/* Whether the flow with hash @key is a classic-ECN flow: per packet. */
+static inline bool abc_classic_has(const struct abc_classic *c, u32 key)
+{
+	const struct abc_flowmark *m = &c->s[key % ABC_CLASSIC_SLOTS];
+
+	/* key 0 never enters the table */
+	return m->classic && m->key == key;
+}
+
+/* The top-K entry of flow @key, or NULL. */
+static inline const struct abc_ss_entry *
+abc_topk_find(const struct abc_topk *t, u32 key)
+{
+	u32 i;
+
+	for (i = 0; i < t->used; i++)
+		if (t->e[i].key == key)
+			return &t->e[i];
+	return NULL;
+}
+
+/* Largest guaranteed byte count of a top-K table. */
+static inline u64 abc_topk_max(const struct abc_topk *t)
+{
+	u64 max = 0;
+	u32 i;
+
+	for (i = 0; i < t->used; i++)
+		max = max_t(u64, max, abc_ss_bytes(&t->e[i]));
+	return max;
+}
+
+/* Whether a top-K flow of @bytes is starved beside the largest, @max. */
+static inline bool abc_starved(u64 bytes, u64 max)
+{
+	return bytes && bytes < div_u64(max, ABC_CLASSIC_RATIO);
+}
+
+/* Age one slot over a period: classic flows live in @other, suspects in @abc. */
+static inline void abc_classic_age(struct abc_classic *c, struct abc_flowmark *m,
+				   const struct abc_topk *abc,
+				   const struct abc_topk *other, u64 max,
+				   bool braked)
+{
+	const struct abc_ss_entry *e;
+
+	if (m->classic) {
+		if (abc_topk_find(other, m->key))
+			m->idle = 0;
+		else if (++m->idle > ABC_CLASSIC_IDLE)
+			goto forget;
+		return;
+	}
+	e = abc_topk_find(abc, m->key);
+	if (!e) {
+		if (++m->idle > ABC_SUSPECT_IDLE)
+			goto forget;
+		return;
+	}
+	m->idle = 0;
+	if (!braked)
+		return;
+	if (!abc_starved(abc_ss_bytes(e), max))
+		goto forget;
+	if (++m->strikes >= ABC_CLASSIC_STRIKES) {
+		m->classic = true;
+		c->flows++;
+		c->found++;
+	}
+	return;
+forget:
+	if (m->classic)
+		c->flows--;
+	memset(m, 0, sizeof(*m));
+}
+
+/**
+ * abc_classic_period() - Classic-ECN detection at the end of a period.
+ * @c: the table
+ * @abc: top-K of the ABC queue over the period
+ * @other: top-K of the other queue over the period
+ * @braked: the ABC queue marked brakes in the period
+ *
+ * Ages every slot, then starts a suspect for each starved ABC top-K flow
+ * that has a free slot.  A period without brakes starves nobody: it
+ * neither adds nor clears strikes.  With fewer than two top-K flows in
+ * the ABC queue nobody is starved beside another.  O(slots x K) compares,
+ * once per weight period.
+ */
+static inline void abc_classic_period(struct abc_classic *c,
+				      const struct abc_topk *abc,
+				      const struct abc_topk *other, bool braked)
+{
+	u64 max = abc->used >= 2 ? abc_topk_max(abc) : 0;
+	u32 i;
+
+	for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
+		if (c->s[i].key)
+			abc_classic_age(c, &c->s[i], abc, other, max, braked);
+	if (!braked)
+		return;
+	for (i = 0; i < abc->used; i++) {
+		const struct abc_ss_entry *e = &abc->e[i];
+		struct abc_flowmark *m = &c->s[e->key % ABC_CLASSIC_SLOTS];
+
+		if (m->key || !e->key || !abc_starved(abc_ss_bytes(e), max))
+			continue;
+		m->key = e->key;
+		m->strikes = 1;
+	}
 }
 
 /*

@@ -6,9 +6,10 @@
  * or brake (CE), so that the senders' rate follows the target rate of
  * Eq. 1.  The arithmetic is in abc_mark.h (shared with the unit test);
  * this file is the qdisc around it:
- *  - two FIFOs, ABC (ECT or CE at enqueue) and other (Not-ECT), served by
- *    byte-weighted fair queuing with weights from max-min fair allocation
- *    over each queue's top-K flows (sec. 4.3);
+ *  - two FIFOs, ABC (ECT or CE at enqueue) and other (Not-ECT, and the
+ *    flows found to be classic ECN), served by byte-weighted fair queuing
+ *    with weights from max-min fair allocation over each queue's top-K
+ *    flows (sec. 4.3);
  *  - marking at dequeue: x is the sojourn time of the dequeued packet, cr
  *    the ABC queue's dequeue rate and mu the ABC queue's share of the link
  *    over the sliding window T;
@@ -71,6 +72,7 @@ struct abc_params {
 	u32 window_us;
 	u32 token_limit;	/* packets */
 	u32 topk;
+	u32 classic;		/* find classic-ECN flows (needs topk) */
 };
 
 struct abc_sched_data {
@@ -88,6 +90,8 @@ struct abc_sched_data {
 	u32 weight[TC_ABC_Q_MAX];	/* ppm */
 	u64 period_start;
 	struct abc_topk topk[TC_ABC_Q_MAX];
+	struct abc_classic classic;
+	u64 period_brakes;	/* q->brakes when the period started */
 
 	/* Alg. 1 and the rates behind Eq. 1-2 */
 	struct abc_win win;
@@ -104,6 +108,7 @@ struct abc_sched_data {
 	u32 accel_frac;		/* Q16 */
 	u64 qdelay_ns;
 	u32 drop_overlimit;	/* drops because the limit was reached */
+	u64 classic_packets;	/* ECN packets of classic flows, other queue */
 };
 
 static struct abc_skb_cb *abc_cb(const struct sk_buff *skb)
@@ -158,11 +163,17 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	struct abc_skb_cb *cb;
 	int ecn, qi;
 	bool full;
+	u32 hash;
 
 	ecn = abc_classify(skb);
 	if (unlikely(ecn < 0))
 		return qdisc_drop(skb, sch, to_free);
+	hash = q->p.topk ? skb_get_hash(skb) : 0;
 	qi = ecn == INET_ECN_NOT_ECT ? TC_ABC_Q_OTHER : TC_ABC_Q_ABC;
+	if (qi == TC_ABC_Q_ABC && abc_classic_has(&q->classic, hash)) {
+		qi = TC_ABC_Q_OTHER;
+		q->classic_packets++;
+	}
 
 	/*
 	 * Full: the longer queue pays, so that a flow filling the buffer
@@ -179,7 +190,7 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	cb = abc_cb(skb);
 	cb->enqueue_ns = now;
 	cb->ecn = ecn;
-	cb->hash = q->p.topk ? skb_get_hash(skb) : 0;
+	cb->hash = hash;
 
 	/* A queue back from idle competes from now on, not with old credit. */
 	if (!q->qs[qi].qlen) {
@@ -304,6 +315,11 @@ static void abc_update_weights(struct abc_sched_data *q, u64 now)
 		cap = div64_u64(mu * div64_u64(elapsed, NSEC_PER_USEC),
 				USEC_PER_SEC);
 	abc_maxmin_weights(t, cap, w);
+	if (q->p.classic)
+		abc_classic_period(&q->classic, t[TC_ABC_Q_ABC],
+				   t[TC_ABC_Q_OTHER],
+				   q->brakes != q->period_brakes);
+	q->period_brakes = q->brakes;
 	abc_new_period(q, w, now);
 }
 
@@ -464,6 +480,7 @@ static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
 	[TCA_ABC_TOKEN_LIMIT]	= NLA_POLICY_RANGE(NLA_U32, ABC_TOKEN_LIMIT_MIN,
 						   ABC_TOKEN_LIMIT_MAX),
 	[TCA_ABC_TOPK]		= NLA_POLICY_MAX(NLA_U32, ABC_TOPK_MAX),
+	[TCA_ABC_CLASSIC]	= NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static void abc_get_u32(const struct nlattr *attr, u32 *dst)
@@ -501,6 +518,7 @@ static int abc_validate(struct nlattr *opt, struct abc_params *p,
 	abc_get_u32(tb[TCA_ABC_WINDOW], &p->window_us);
 	abc_get_u32(tb[TCA_ABC_TOKEN_LIMIT], &p->token_limit);
 	abc_get_u32(tb[TCA_ABC_TOPK], &p->topk);
+	abc_get_u32(tb[TCA_ABC_CLASSIC], &p->classic);
 	return 0;
 }
 
@@ -518,6 +536,9 @@ static void abc_apply(struct Qdisc *sch, const struct abc_params *p, u64 now)
 		q->token = p->token_limit << FP_SHIFT;
 	if (p->topk != old.topk)
 		abc_new_period(q, abc_even_weights, now);
+	/* Without detection (or top-K), every ECT flow is ABC again. */
+	if (!p->classic || !p->topk)
+		abc_classic_clear(&q->classic);
 	abc_refresh_laws(q);
 }
 
@@ -590,6 +611,7 @@ static int abc_init(struct Qdisc *sch, struct nlattr *opt,
 		.window_us = ABC_DEF_WINDOW_US,
 		.token_limit = ABC_DEF_TOKEN_LIMIT,
 		.topk = ABC_DEF_TOPK,
+		.classic = 1,
 	};
 	u64 now = ktime_get_ns();
 	int err;
@@ -632,7 +654,8 @@ static int abc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ABC_DT, q->p.dt_us) ||
 	    nla_put_u32(skb, TCA_ABC_WINDOW, q->p.window_us) ||
 	    nla_put_u32(skb, TCA_ABC_TOKEN_LIMIT, q->p.token_limit) ||
-	    nla_put_u32(skb, TCA_ABC_TOPK, q->p.topk))
+	    nla_put_u32(skb, TCA_ABC_TOPK, q->p.topk) ||
+	    nla_put_u32(skb, TCA_ABC_CLASSIC, q->p.classic))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -663,6 +686,9 @@ static int abc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 			     U32_MAX);
 	st.drops = q->drop_overlimit;
 	st.estimating = !q->p.bandwidth;
+	st.classic_packets = q->classic_packets;
+	st.classic_found = q->classic.found;
+	st.classic_flows = q->classic.flows;
 	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
 		st.qlen[qi] = q->qs[qi].qlen;
 		st.weight[qi] = q->weight[qi];

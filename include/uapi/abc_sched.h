@@ -26,6 +26,10 @@ enum {
 				 * queues served round robin by bytes)
 				 */
 	TCA_ABC_PAD,
+	TCA_ABC_CLASSIC,	/* u32: 1 = find classic-ECN flows (ECT, but
+				 * not ABC) and serve them in the other queue,
+				 * unmarked; 0 = every ECT flow is ABC
+				 */
 	__TCA_ABC_MAX
 };
 
@@ -34,7 +38,9 @@ enum {
 /* Per-queue index in struct tc_abc_xstats */
 enum {
 	TC_ABC_Q_ABC,		/* ECN-capable (ECT/CE) traffic, marked */
-	TC_ABC_Q_OTHER,		/* Not-ECT traffic, never marked */
+	TC_ABC_Q_OTHER,		/* Not-ECT traffic and classic-ECN flows,
+				 * never marked
+				 */
 	TC_ABC_Q_MAX
 };
 
@@ -54,6 +60,11 @@ struct tc_abc_xstats {
 	__u32	estimating;	/* 1 when mu is estimated (no bandwidth set) */
 	__u32	qlen[TC_ABC_Q_MAX];	/* packets queued */
 	__u32	weight[TC_ABC_Q_MAX];	/* scheduling weight, parts per million */
+	__u64	classic_packets;	/* ECN packets of classic-ECN flows
+					 * served in the other queue
+					 */
+	__u32	classic_found;	/* flows found to be classic ECN */
+	__u32	classic_flows;	/* of them, still tracked now */
 };
 
 #endif /* _UAPI_ABC_SCHED_H */

@@ -59,10 +59,13 @@ static void explain(void)
 		"Usage: ... abc [ limit PACKETS ] [ bandwidth RATE | estimate ]\n"
 		"               [ eta FRACTION ] [ delta TIME ] [ dt TIME ]\n"
 		"               [ window TIME ] [ tokens N ] [ topk N ]\n"
+		"               [ classic on | off ]\n"
 		"  RATE is tc's rate syntax (e.g. 50mbit, 6MBps; a bare number is bit/s);\n"
 		"  bandwidth 0 or estimate: estimate the capacity, do not shape.\n"
 		"  TIME is tc's time syntax (e.g. 20ms, 1.5s; a bare number is us).\n"
-		"  FRACTION is a decimal, e.g. 0.95.  Omitted options keep the\n"
+		"  FRACTION is a decimal, e.g. 0.95.  classic on (the default) finds\n"
+		"  ECN flows that are not ABC and serves them unmarked, with Not-ECT.\n"
+		"  Omitted options keep the\n"
 		"  kernel's defaults (add) or the current value (change).\n");
 }
 
@@ -326,6 +329,18 @@ static int parse_bandwidth(const char *opt, const char *arg, __u64 *bps)
 	return 0;
 }
 
+/* on or off */
+static int parse_on_off(const char *opt, const char *arg, __u32 *val)
+{
+	if (strcmp(arg, "on") == 0)
+		*val = 1;
+	else if (strcmp(arg, "off") == 0)
+		*val = 0;
+	else
+		return bad_value(opt, arg, "expected on or off");
+	return 0;
+}
+
 /* ---- add / change / replace ---- */
 
 static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
@@ -333,9 +348,9 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	bool has_limit = false, has_bw = false, has_eta = false;
 	bool has_delta = false, has_dt = false, has_window = false;
-	bool has_tokens = false, has_topk = false;
+	bool has_tokens = false, has_topk = false, has_classic = false;
 	__u32 limit = 0, eta = 0, delta = 0, dt = 0, window = 0;
-	__u32 tokens = 0, topk = 0;
+	__u32 tokens = 0, topk = 0, classic = 0;
 	struct rtattr *tail;
 	__u64 bw = 0;
 
@@ -353,7 +368,8 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		if (strcmp(opt, "limit") && strcmp(opt, "bandwidth") &&
 		    strcmp(opt, "eta") && strcmp(opt, "delta") &&
 		    strcmp(opt, "dt") && strcmp(opt, "window") &&
-		    strcmp(opt, "tokens") && strcmp(opt, "topk")) {
+		    strcmp(opt, "tokens") && strcmp(opt, "topk") &&
+		    strcmp(opt, "classic")) {
 			fprintf(stderr, "abc: unknown option \"%s\"\n", opt);
 			explain();
 			return -1;
@@ -387,9 +403,12 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(opt, "tokens") == 0) {
 			err = parse_count(opt, *argv, &tokens);
 			has_tokens = true;
-		} else {
+		} else if (strcmp(opt, "topk") == 0) {
 			err = parse_count(opt, *argv, &topk);
 			has_topk = true;
+		} else {
+			err = parse_on_off(opt, *argv, &classic);
+			has_classic = true;
 		}
 		if (err) {
 			explain();
@@ -417,6 +436,9 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  sizeof(tokens));
 	if (has_topk)
 		addattr_l(n, ABC_OPT_MAXLEN, TCA_ABC_TOPK, &topk, sizeof(topk));
+	if (has_classic)
+		addattr_l(n, ABC_OPT_MAXLEN, TCA_ABC_CLASSIC, &classic,
+			  sizeof(classic));
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -518,6 +540,10 @@ static int abc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_uint(PRINT_ANY, "tokens", "tokens %u ", v);
 	if (get_u32_attr(tb, TCA_ABC_TOPK, &v))
 		print_uint(PRINT_ANY, "topk", "topk %u ", v);
+	if (get_u32_attr(tb, TCA_ABC_CLASSIC, &v)) {
+		print_bool(PRINT_JSON, "classic", NULL, v);
+		print_string(PRINT_FP, NULL, "classic %s ", v ? "on" : "off");
+	}
 	return 0;
 }
 
@@ -566,6 +592,13 @@ static int abc_print_xstats(struct qdisc_util *qu, FILE *f,
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);
+	print_nl();
+	print_uint(PRINT_ANY, "classic_found", "  classic_found %u",
+		   st.classic_found);
+	print_uint(PRINT_ANY, "classic_flows", " classic_flows %u",
+		   st.classic_flows);
+	print_u64(PRINT_ANY, "classic_packets", " classic_packets %" PRIu64,
+		  st.classic_packets);
 	return 0;
 }
 

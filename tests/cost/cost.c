@@ -379,6 +379,8 @@ struct abcq {
 	struct abc_shaper shaper;
 	struct abc_win win;
 	struct abc_topk topk[2];
+	struct abc_classic classic;
+	u64 brakes, period_brakes;
 	u32 weight[2];
 	struct abc_law law[2];	/* bandwidth set: whole link, ABC share */
 	u64 period_start;
@@ -386,10 +388,14 @@ struct abcq {
 	bool estimate;
 };
 
-/* abc_dequeue(): shaper, window, top-K */
+/*
+ * abc_dequeue(): shaper, window, top-K; and the classic-ECN lookup of
+ * abc_enqueue_one(), one per packet as well
+ */
 static __cost void cost_sch_abc_dequeue(struct abcq *q, u64 now, u32 qi, u32 len,
 					u64 busy_ns, u32 hash)
 {
+	sink += abc_classic_has(&q->classic, hash);
 	sink += abc_shaper_ready(&q->shaper, now);
 	abc_shaper_sent(&q->shaper, now, len);
 	abc_win_add(&q->win, now, qi, len, busy_ns);
@@ -412,6 +418,9 @@ static __cost void cost_sch_abc_weights(struct abcq *q, u64 cap)
 	const struct abc_topk *t[2] = { &q->topk[0], &q->topk[1] };
 
 	abc_maxmin_weights(t, cap, q->weight);
+	abc_classic_period(&q->classic, t[0], t[1],
+			   q->brakes != q->period_brakes);
+	q->period_brakes = q->brakes;
 	abc_topk_reset(&q->topk[0], 8);
 	abc_topk_reset(&q->topk[1], 8);
 	if (!q->estimate)
@@ -494,7 +503,9 @@ static size_t run_sch_abc(bool estimate)
 		if (qi != ABC_Q)
 			continue;
 		tr = cost_sch_abc_rates(&q, now, now - enq, &cr_abc);
-		sink += cost_sch_abc_mark(&q, tr, cr_abc, v[3] == INET_ECN_CE);
+		if (!cost_sch_abc_mark(&q, tr, cr_abc, v[3] == INET_ECN_CE) &&
+		    v[3] != INET_ECN_CE)
+			q.brakes++;
 	}
 	return n;
 }

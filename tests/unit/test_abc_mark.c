@@ -20,6 +20,11 @@
  *  - Space-Saving invariants on skewed random streams.
  *  - Max-min weights: equal long flows, demand-limited flows, short flows,
  *    2 against 1, an empty queue, random tables (range and sum).
+ *  - Classic-ECN detection: a flow starved beside ABC flows under brakes
+ *    is found after exactly ABC_CLASSIC_STRIKES periods and not before;
+ *    flows at 1/6 of the largest, a lone flow, periods without brakes
+ *    and an interrupted starvation are not; forgetting; slot collisions;
+ *    random periods keep the counts consistent.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -605,6 +610,134 @@ static void test_maxmin(void)
 	    "%u off", bad);
 }
 
+
+/* One period of the classic-ECN detector with the given ABC and other flows. */
+static void cperiod(struct abc_classic *c, const u32 *akey, const u64 *abytes,
+		    u32 na, const u32 *okey, u32 no, bool braked)
+{
+	struct abc_topk a, o;
+	u32 i;
+
+	abc_topk_reset(&a, ABC_TOPK_MAX);
+	abc_topk_reset(&o, ABC_TOPK_MAX);
+	for (i = 0; i < na; i++)
+		abc_topk_add(&a, akey[i], (u32)abytes[i]);
+	for (i = 0; i < no; i++)
+		abc_topk_add(&o, okey[i], 100000);
+	abc_classic_period(c, &a, &o, braked);
+}
+
+static u32 classic_slots(const struct abc_classic *c)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
+		n += c->s[i].classic;
+	return n;
+}
+
+static void test_classic(void)
+{
+	/* keys 1 and 33 share slot 1 */
+	static const u32 keys[] = { 7, 1, 33 };
+	static const u64 starved[] = { 230000, 6000, 6000 };
+	static const u64 slow[] = { 230000, 38000, 6000 };
+	struct abc_classic c = {};
+	u32 i, found_at = 0, bad = 0, seed;
+
+	/* 1 ABC flow at 18.4 Mbit/s, one classic at 0.5 (the split) */
+	for (i = 1; i <= ABC_CLASSIC_STRIKES + 5 && !found_at; i++) {
+		cperiod(&c, keys, starved, 2, NULL, 0, true);
+		if (abc_classic_has(&c, 1))
+			found_at = i;
+	}
+	tap(found_at == ABC_CLASSIC_STRIKES && c.flows == 1 && c.found == 1 &&
+	    !abc_classic_has(&c, 7),
+	    "classic: a flow at 1/37 of the largest under brakes is found after exactly 30 periods",
+	    "found at %u, flows %u", found_at, c.flows);
+
+	/* its packets leave the ABC queue: it stays while in the other top-K */
+	for (i = 0; i < 3 * ABC_CLASSIC_IDLE; i++)
+		cperiod(&c, keys, starved, 1, &keys[1], 1, true);
+	tap(abc_classic_has(&c, 1) && c.flows == 1,
+	    "classic: kept while it is among the other queue's top-K", NULL);
+	for (i = 0; i < ABC_CLASSIC_IDLE; i++)
+		cperiod(&c, keys, starved, 1, NULL, 0, true);
+	bad = !abc_classic_has(&c, 1);
+	cperiod(&c, keys, starved, 1, NULL, 0, true);
+	tap(!bad && !abc_classic_has(&c, 1) && c.flows == 0 && c.found == 1,
+	    "classic: forgotten after 100 periods unseen, not before", NULL);
+
+	/* a converging ABC flow at 1/6 of the largest is never a suspect */
+	abc_classic_clear(&c);
+	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
+		cperiod(&c, keys, slow, 2, NULL, 0, true);
+	tap(!c.flows && !c.s[1].key, "classic: a flow at 1/6 of the largest is not a suspect",
+	    NULL);
+
+	/* no brakes: nobody is starved by marks */
+	abc_classic_clear(&c);
+	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
+		cperiod(&c, keys, starved, 2, NULL, 0, false);
+	tap(!c.flows && !c.s[1].key, "classic: periods without brakes add no strikes", NULL);
+
+	/* starved, but one period in 20 at its share: never found */
+	abc_classic_clear(&c);
+	for (i = 1; i <= 20 * ABC_CLASSIC_STRIKES; i++) {
+		static const u64 even[] = { 120000, 110000 };
+
+		cperiod(&c, keys, i % 20 ? starved : even, 2, NULL, 0, true);
+	}
+	tap(!c.flows, "classic: a starvation interrupted every 20 periods is not classic",
+	    "flows %u", c.flows);
+
+	/* absent for a few periods (an RTO), the strikes are kept */
+	abc_classic_clear(&c);
+	for (i = 0; i < ABC_CLASSIC_STRIKES - 1; i++)
+		cperiod(&c, keys, starved, 2, NULL, 0, true);
+	for (i = 0; i < ABC_SUSPECT_IDLE; i++)
+		cperiod(&c, keys, starved, 1, NULL, 0, true);
+	cperiod(&c, keys, starved, 2, NULL, 0, true);
+	tap(abc_classic_has(&c, 1), "classic: a suspect absent for 10 periods keeps its strikes",
+	    NULL);
+
+	/* a lone flow, however small its share of the link, is not starved */
+	abc_classic_clear(&c);
+	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
+		cperiod(&c, &keys[1], &starved[1], 1, NULL, 0, true);
+	tap(!c.flows && !c.s[1].key, "classic: a flow alone in the ABC queue is never a suspect",
+	    NULL);
+
+	/* two starved flows on one slot: the first keeps it */
+	abc_classic_clear(&c);
+	for (i = 0; i < ABC_CLASSIC_STRIKES; i++)
+		cperiod(&c, keys, starved, 3, NULL, 0, true);
+	tap(abc_classic_has(&c, 1) && !abc_classic_has(&c, 33) && c.flows == 1,
+	    "classic: two flows on one slot, the first found keeps it", NULL);
+
+	/* random periods: the count of classic flows matches the table */
+	abc_classic_clear(&c);
+	bad = 0;
+	for (seed = 0; seed < 20000; seed++) {
+		u32 ak[8], ok[8], na = 1 + (u32)(rnd64() % 8), no = (u32)(rnd64() % 8);
+		u64 ab[8];
+
+		for (i = 0; i < na; i++) {
+			ak[i] = 1 + (u32)(rnd64() % 64);
+			ab[i] = rnd64() % 4 ? 1 + rnd64() % 300000 : 1 + rnd64() % 3000;
+		}
+		for (i = 0; i < no; i++)
+			ok[i] = 1 + (u32)(rnd64() % 64);
+		cperiod(&c, ak, ab, na, ok, no, rnd64() % 8);
+		bad += c.flows != classic_slots(&c) || c.found < c.flows;
+		for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
+			bad += c.s[i].key && c.s[i].key % ABC_CLASSIC_SLOTS != i;
+	}
+	tap(!bad && abc_classic_has(&c, 0) == false,
+	    "classic: random periods keep the flow count and the slots consistent",
+	    "%u off, found %u", bad, c.found);
+}
+
 int main(void)
 {
 	test_eq1();
@@ -615,5 +748,6 @@ int main(void)
 	test_shaper();
 	test_spacesaving();
 	test_maxmin();
+	test_classic();
 	return tap_finish();
 }

@@ -242,7 +242,7 @@ static const char * const names[] = {
 	[TCA_ABC_LIMIT] = "limit", [TCA_ABC_BANDWIDTH] = "bandwidth",
 	[TCA_ABC_ETA] = "eta", [TCA_ABC_DELTA] = "delta", [TCA_ABC_DT] = "dt",
 	[TCA_ABC_WINDOW] = "window", [TCA_ABC_TOKEN_LIMIT] = "tokens",
-	[TCA_ABC_TOPK] = "topk",
+	[TCA_ABC_TOPK] = "topk", [TCA_ABC_CLASSIC] = "classic",
 };
 
 static const struct good {
@@ -256,6 +256,8 @@ static const struct good {
 	{ TCA_ABC_LIMIT, "007", 7 },
 	{ TCA_ABC_TOKEN_LIMIT, "20", 20 },
 	{ TCA_ABC_TOPK, "0", 0 },
+	{ TCA_ABC_CLASSIC, "on", 1 },
+	{ TCA_ABC_CLASSIC, "off", 0 },
 	{ TCA_ABC_BANDWIDTH, "50mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "50Mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "6250000Bps", 6250000 },
@@ -297,9 +299,9 @@ static const struct good {
 };
 
 static const char opts_all[] =
-	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4";
+	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off";
 static const char opts_shown[] =
-	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 ";
+	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ";
 
 static const char * const bads[] = {
 	/* not a number of the right form */
@@ -308,7 +310,8 @@ static const char * const bads[] = {
 	"eta abc", "eta -0.5", "eta nan", "eta inf", "eta 0.95%",
 	"delta 5parsecs", "delta -1ms", "delta 1ns", "delta 10 ms",
 	"bandwidth 12furlong", "bandwidth -5mbit", "bandwidth mbit",
-	"bandwidth Estimate",
+	"bandwidth Estimate", "classic 1", "classic yes", "classic On",
+	"classic",
 	/* cannot be encoded in the attribute */
 	"limit 4294967296", "topk 99999999999999999999999",
 	"eta 0.1234567", "eta 4294.967296",
@@ -329,7 +332,7 @@ static void test_parse(void)
 	int ok, bad = 0;
 
 	/* Every option at once */
-	ok = parse(opts_all) == 0 && nattrs() == 8;
+	ok = parse(opts_all) == 0 && nattrs() == 9;
 	ok = ok && attr(TCA_ABC_LIMIT, &v) == 4 && v == 500;
 	ok = ok && attr(TCA_ABC_BANDWIDTH, &v) == 8 && v == 6250000;
 	ok = ok && attr(TCA_ABC_ETA, &v) == 4 && v == 900000;
@@ -338,6 +341,7 @@ static void test_parse(void)
 	ok = ok && attr(TCA_ABC_WINDOW, &v) == 4 && v == 50000;
 	ok = ok && attr(TCA_ABC_TOKEN_LIMIT, &v) == 4 && v == 20;
 	ok = ok && attr(TCA_ABC_TOPK, &v) == 4 && v == 4;
+	ok = ok && attr(TCA_ABC_CLASSIC, &v) == 4 && v == 0;
 	tap(ok, "every option encodes to its attribute, u32s and a u64", NULL);
 
 	tap((options()->rta_type & NLA_F_NESTED) != 0,
@@ -389,10 +393,10 @@ static const char *show(const __u64 *vals, unsigned int present)
 
 	req_reset();
 	nest = addattr_nest(&req.n, sizeof(req), TCA_OPTIONS);
-	for (t = 1; t <= TCA_ABC_TOPK; t++) {
+	for (t = 1; t <= TCA_ABC_MAX; t++) {
 		__u32 v32 = vals[t];
 
-		if (!(present & (1U << t)))
+		if (!(present & (1U << t)) || t == TCA_ABC_PAD)
 			continue;
 		if (t == TCA_ABC_BANDWIDTH)
 			addattr_l(&req.n, sizeof(req), t, &vals[t], 8);
@@ -412,6 +416,7 @@ static void test_show(void)
 		[TCA_ABC_ETA] = 900000, [TCA_ABC_DELTA] = 150000,
 		[TCA_ABC_DT] = 25000, [TCA_ABC_WINDOW] = 50000,
 		[TCA_ABC_TOKEN_LIMIT] = 20, [TCA_ABC_TOPK] = 4,
+		[TCA_ABC_CLASSIC] = 0,
 	};
 	const char *want = opts_shown;
 	char shown[512];
@@ -460,6 +465,7 @@ static void test_xstats(void)
 		.capacity = 6250000, .dequeue_rate = 6000000,
 		.accel_frac = 437500, .qdelay_us = 1500, .drops = 2,
 		.estimating = 1, .qlen = { 4, 1 }, .weight = { 750000, 250000 },
+		.classic_packets = 40, .classic_found = 2, .classic_flows = 1,
 	};
 	/* As tc gets it: the block right after a 4-byte attribute header */
 	union {
@@ -471,7 +477,8 @@ static void test_xstats(void)
 		"  target_rate 40Mbit capacity 50Mbit estimated dequeue_rate 48Mbit\n"
 		"  qdelay 1.5ms drop_overlimit 2\n"
 		"  queue abc qlen 4 weight 0.75\n"
-		"  queue other qlen 1 weight 0.25";
+		"  queue other qlen 1 weight 0.25\n"
+		"  classic_found 2 classic_flows 1 classic_packets 40";
 
 	memcpy(RTA_DATA(&x.rta), &st, sizeof(st));
 	x.rta.rta_len = RTA_LENGTH(sizeof(st));
