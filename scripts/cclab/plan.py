@@ -108,9 +108,9 @@ def expand_variants(sc):
         return [{"label": f"{key} {v}", "link": {key: v}} for v in values]
     variants = sc.get("variants") or [{"label": "default"}]
     for v in variants:
-        if "label" not in v or set(v) - {"label", "link", "flows", "duration", "warmup"}:
+        if "label" not in v or set(v) - {"label", "link", "flows", "duration", "warmup", "ccas"}:
             raise Error(f"scenario {sc['name']}: variant {v} needs a label and may "
-                             "set link, flows, duration, warmup")
+                             "set link, flows, duration, warmup, ccas")
     return variants
 
 
@@ -217,6 +217,8 @@ def make_plan(args, table, scenarios):
             flows_t = v.get("flows", sc.get("flows", ["$cca"]))
             link = dict(sc["link"], **v.get("link", {}))
             for c in ccas:
+                if "ccas" in v and c not in v["ccas"]:
+                    continue
                 flows = flow_specs(flows_t, c)
                 for f in flows:
                     if f["cca"] not in table:

@@ -33,6 +33,18 @@ class Scenarios(unittest.TestCase):
         self.assertEqual(plan.expand_variants(sc), [{"label": "loss 0.1%", "link": {"loss": "0.1%"}},
                                                     {"label": "loss 1%", "link": {"loss": "1%"}}])
 
+    def test_variant_ccas(self):
+        """A variant's ccas keeps only those CCAs of the scenario."""
+        runs = [r for r in make("-s", "abc-cubic")[1]]
+        by_variant = {}
+        for r in runs:
+            by_variant.setdefault(r["variant"], set()).add(r["cca"])
+        ecn = [v for v in by_variant if "ECN" in v and "without" not in v]
+        self.assertEqual(len(ecn), 2, by_variant)
+        for v in ecn:
+            self.assertEqual(by_variant[v], {"abc", "cubic"}, v)
+        self.assertGreater(len(by_variant["3 + 3, CUBIC without ECN"]), 2)
+
     def test_bad_file(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "x.json")
