@@ -133,11 +133,11 @@ suite() {
 
 	# ---- add with every option, shown as given
 	run "$TC" -n $ns qdisc add dev $dev root abc limit 500 bandwidth 50mbit \
-		eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4
+		eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off
 	tap_check "$([ $rc = 0 ] && echo 1)" "$label add with every option" "exit $rc $out1"
 	opts
 	before=$cur
-	want="limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4"
+	want="limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off"
 	tap_check "$([ "$before" = "$want" ] && echo 1)" "$label show prints every option as given" "$before"
 
 	# ---- what show prints, fed back to replace, gives the same qdisc
@@ -183,7 +183,7 @@ suite() {
 	# ---- bad syntax: refused by the plugin with a message and the usage
 	bads=("limit x" "limit" "eta abc" "eta -0.5" "eta 0.1234567"
 	      "delta 5parsecs" "dt 1.5us" "window -1ms" "bandwidth 12furlong"
-	      "bandwidth 7bit" "tokens 1e3" "topk 4294967296" "frobnicate 1")
+	      "bandwidth 7bit" "tokens 1e3" "topk 4294967296" "classic yes" "frobnicate 1")
 	batch "${bads[@]}"
 	ok_all=1 bad=""
 	count "abc: "
@@ -228,7 +228,8 @@ suite() {
 	ok_all=1 bad=""
 	for o in "accelerates " " brakes " " accel_frac " "target_rate " " capacity " \
 		 " dequeue_rate " "qdelay " " drop_overlimit " "queue abc qlen " \
-		 "queue other qlen " " weight "; do
+		 "queue other qlen " " weight " "classic_found " " classic_flows " \
+		 " classic_packets "; do
 		[[ $out == *"$o"* ]] || { ok_all=0 bad="$bad $o"; }
 	done
 	tap_check "$ok_all" "$label -s shows every statistic" "${bad:+missing:$bad}"
@@ -241,7 +242,7 @@ suite() {
 		.[0].options.bandwidth == 6250000 and .[0].options.eta == 0.9 and
 		.[0].options.delta == 150000 and .[0].options.dt == 25000 and
 		.[0].options.window == 50000 and .[0].options.tokens == 20 and
-		.[0].options.topk == 4' >/dev/null 2>&1 <<<"$j" && echo 1)" \
+		.[0].options.topk == 4 and .[0].options.classic == false' >/dev/null 2>&1 <<<"$j" && echo 1)" \
 		"$label -j: valid, options in bytes/s, us and fractions" "$j"
 	j=$("$TC" -n $ns -j -s qdisc show dev $dev)
 	o=$(nodup <<<"$j")
@@ -251,7 +252,8 @@ suite() {
 		has("target_rate") and has("capacity") and (.estimating == false) and
 		has("dequeue_rate") and has("qdelay") and has("drop_overlimit") and
 		(.queues | length == 2) and (.queues[0].queue == "abc") and
-		(.queues[1] | has("qlen") and has("weight"))' >/dev/null 2>&1 <<<"$j" && echo 1)" \
+		(.queues[1] | has("qlen") and has("weight")) and has("classic_found") and
+		has("classic_flows") and has("classic_packets")' >/dev/null 2>&1 <<<"$j" && echo 1)" \
 		"$label -j -s has every statistic" "$j"
 
 	# ---- defaults: a bare add shows every parameter the kernel chose
@@ -259,7 +261,7 @@ suite() {
 	run "$TC" -n $ns qdisc add dev $dev root abc
 	opts
 	ok_all=1
-	for o in limit bandwidth eta delta dt window tokens topk; do
+	for o in limit bandwidth eta delta dt window tokens topk classic; do
 		val $o
 		[ -n "$v" ] || ok_all=0
 	done
