@@ -8,7 +8,8 @@ import os
 import re
 
 from .common import Error
-from .units import MTU, PAYLOAD_BYTES, PAYLOAD_RATIO, WIRE_BYTES, parse_ms, parse_seconds
+from .units import (MTU, PAYLOAD_BYTES, PAYLOAD_RATIO, WIRE_BYTES, parse_ms, parse_rate,
+                    parse_seconds)
 
 MIN_TRACE_MBIT = 0.05          # tc cannot set a zero rate
 
@@ -24,14 +25,15 @@ DEFAULT_PREFIX = "nl-"
 
 
 class FlowSpec:
-    """One --flow CCA[,rtt=60ms][,start=5][,duration=20][,ecn=on|off]."""
+    """One --flow CCA[,rtt=60ms][,start=5][,duration=20][,ecn=on|off][,rate=2mbit]."""
 
-    def __init__(self, cca, rtt=None, start=0.0, duration=None, ecn=None):
+    def __init__(self, cca, rtt=None, start=0.0, duration=None, ecn=None, rate=None):
         self.cca = cca
         self.rtt = rtt            # seconds, None = base --rtt
         self.start = start        # seconds after the run start
         self.duration = duration  # seconds, None = until --duration
         self.ecn = ecn            # sender's tcp_ecn on/off, None = --ecn
+        self.rate = rate          # application rate, bit/s (iperf3 -b), None = bulk
 
     @classmethod
     def parse(cls, text):
@@ -51,6 +53,10 @@ class FlowSpec:
                 if value not in ("on", "off"):
                     raise argparse.ArgumentTypeError(f"ecn wants on or off in {text!r}")
                 flow.ecn = value == "on"
+            elif key == "rate":
+                flow.rate = parse_rate(value)
+                if not 0 < flow.rate < 1e12:
+                    raise argparse.ArgumentTypeError(f"rate out of range in {text!r}")
             else:
                 raise argparse.ArgumentTypeError(f"unknown flow key {key!r} in {text!r}")
         return flow
@@ -225,6 +231,7 @@ class Config:
             "payload_bytes_per_packet": PAYLOAD_BYTES, "payload_ratio": PAYLOAD_RATIO,
             "flows": [{"cca": f.cca, "rtt_ms": self.flow_rtt(i) * 1e3, "start_s": f.start,
                        "ecn": self.ecn if f.ecn is None else f.ecn,
+                       "rate_bps": f.rate,
                        "duration_s": self.flow_duration(i) if self.duration else f.duration}
                       for i, f in enumerate(self.flows)],
         }

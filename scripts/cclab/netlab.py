@@ -31,14 +31,25 @@ from .netns import delete_namespaces, icmp_ping, run
 from .plots import plot_flows
 from .stats import dist_stats, percentile
 from .topology import Topology
-from .units import parse_buffer, parse_ms, parse_percent, parse_rate, parse_seconds
+from .units import PAYLOAD_BYTES, parse_buffer, parse_ms, parse_percent, parse_rate, parse_seconds
+
+
+def app_rate_args(rate):
+    """iperf3 options of an application-limited flow at RATE bit/s: -b, and
+    writes of 10 ms of data (at least one MSS), so that the flow is smooth
+    at the 100 ms scale, as a video stream is, rather than one 128 KiB
+    block (iperf3's default) at a time."""
+    if not rate:
+        return []
+    block = min(max(PAYLOAD_BYTES, int(rate / 8 / 100)), 128 * 1024)
+    return ["-b", str(int(rate)), "-l", str(block)]
+
 
 def make_outdir(path):
     if path:
         os.makedirs(path, exist_ok=True)
         return path
     return tempfile.mkdtemp(prefix="netlab-")
-
 
 
 def cmd_run(args):
@@ -85,7 +96,8 @@ def cmd_run(args):
                     clients[i] = topo.popen(topo.senders[i], [
                         "iperf3", "-c", RECEIVER_IP, "-p", str(BASE_PORT + i),
                         "--cport", str(BASE_CPORT + i), "-C", f.cca, "-J",
-                        "-t", f"{cfg.flow_duration(i):g}", "-i", str(args.interval)],
+                        "-t", f"{cfg.flow_duration(i):g}", "-i", str(args.interval)]
+                        + app_rate_args(f.rate),
                         stdout=out, stderr=subprocess.STDOUT)
                     out.close()
                     launched[i] = True
@@ -355,7 +367,7 @@ def add_path_options(p):
     g.add_argument("--sender-qdisc", default=None,
                    help="root qdisc on the senders' interfaces, e.g. fq or fq_codel "
                         "(default: none added, veth's noqueue)")
-    g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,start=S][,duration=D][,ecn=on|off]",
+    g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,start=S][,duration=D][,ecn=on|off][,rate=R]",
                    help="one sender/receiver pair running CCA; repeat for more flows "
                         "(default: one cubic flow). rtt overrides --rtt for this pair; start "
                         "and duration are seconds after the run start; ecn overrides --ecn "

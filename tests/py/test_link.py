@@ -24,10 +24,12 @@ class Flows(unittest.TestCase):
         self.assertEqual((f.cca, f.start, f.duration, f.ecn), ("bbr", 5.0, 10.0, False))
         self.assertAlmostEqual(f.rtt, 0.080)
         f = link.FlowSpec.parse("cubic")
-        self.assertEqual((f.rtt, f.start, f.duration, f.ecn), (None, 0.0, None, None))
+        self.assertEqual((f.rtt, f.start, f.duration, f.ecn, f.rate), (None, 0.0, None, None, None))
+        self.assertEqual(link.FlowSpec.parse("abc,rate=1.5mbit").rate, 1.5e6)
 
     def test_errors(self):
-        for bad in ("rtt=5", "cubic,foo=1", "cubic,ecn=maybe", "", "cu-bic"):
+        for bad in ("rtt=5", "cubic,foo=1", "cubic,ecn=maybe", "", "cu-bic",
+                    "abc,rate=0", "abc,rate=fast", "abc,rate=-1mbit"):
             with self.assertRaises(argparse.ArgumentTypeError, msg=bad):
                 link.FlowSpec.parse(bad)
 
@@ -59,7 +61,7 @@ class Configs(unittest.TestCase):
                          (20e6, "tbf", 100000, 67, 12500))
         j = c.to_json()
         self.assertEqual(j["flows"], [{"cca": "cubic", "rtt_ms": 40.0, "start_s": 0.0,
-                                       "ecn": True, "duration_s": 20.0}])
+                                       "ecn": True, "rate_bps": None, "duration_s": 20.0}])
         self.assertEqual(j["payload_ratio"], units.PAYLOAD_RATIO)
 
     def test_buffers(self):

@@ -45,6 +45,13 @@ class Scenarios(unittest.TestCase):
             self.assertEqual(by_variant[v], {"abc", "cubic"}, v)
         self.assertGreater(len(by_variant["3 + 3, CUBIC without ECN"]), 2)
 
+    def test_app_rate_args(self):
+        """A rate-limited flow writes 10 ms of data at a time, one MSS at least."""
+        self.assertEqual(netlab.app_rate_args(None), [])
+        self.assertEqual(netlab.app_rate_args(1e6), ["-b", "1000000", "-l", "1448"])
+        self.assertEqual(netlab.app_rate_args(20e6), ["-b", "20000000", "-l", "25000"])
+        self.assertEqual(netlab.app_rate_args(10e9)[3], str(128 * 1024))
+
     def test_bad_file(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "x.json")

@@ -45,9 +45,9 @@ grep -q '^sch_abc ' /proc/modules || insmod "$qko"
 sysctl -qw net.ipv4.tcp_congestion_control=abc
 
 out=$RESULTS/abc-e2e
-# --no-ecn: CUBIC stays Not-ECT (abc asks for ECN itself, and the abc
-# receiver accepts it), so the reference is not braked by sch_abc.
-"$NETLAB" run --qdisc abc --rate 20mbit --rtt ${BASE}ms --no-ecn --flow cubic,duration=8 \
+# ecn=off: CUBIC stays Not-ECT, so the reference is not braked by
+# sch_abc; the abc flow asks for ECN (netlab's default).
+"$NETLAB" run --qdisc abc --rate 20mbit --rtt ${BASE}ms --flow cubic,duration=8,ecn=off \
 	--flow abc,start=9,duration=15 --duration 24 --warmup 3 \
 	--prefix $PREFIX --out "$out" >"$out.log" 2>&1
 read -r cu util p95 < <(python3 -c '
