@@ -77,15 +77,15 @@ class Topology:
         if cfg.ecn:
             self.receiver.sysctl("net.ipv4.tcp_ecn", 1)
         for ns, flow in zip(self.senders, cfg.flows):
-            # iperf3 sets -C after connect(): the SYN goes out under the
-            # namespace's default CCA, inherited from the initial namespace.
-            # Were that abc or dctcp (TCP_CONG_NEEDS_ECN), every flow would
-            # negotiate ECN whatever its tcp_ecn.  reno (built in, allowed
-            # in any namespace) leaves the choice to tcp_ecn, so ecn=off
-            # keeps e.g. CUBIC a non-ECN flow and ecn=on gives abc its ECN.
-            ns.sysctl("net.ipv4.tcp_congestion_control", "reno")
             ecn = cfg.ecn if flow.ecn is None else flow.ecn
             ns.sysctl("net.ipv4.tcp_ecn", 1 if ecn else 2)
+            # iperf3 sets -C after connect(): the SYN goes out under the
+            # namespace's default CCA, inherited from the initial namespace.
+            # Were that abc or dctcp (TCP_CONG_NEEDS_ECN), the flow would
+            # ask for ECN whatever its tcp_ecn.  A flow without ECN gets
+            # reno (built in, allowed in any namespace) as its default.
+            if not ecn:
+                ns.sysctl("net.ipv4.tcp_congestion_control", "reno")
         debug("links configured")
         if cfg.rx_cpus:
             self._steer_rx(*cfg.rx_cpus)
