@@ -108,7 +108,7 @@ struct abc_sched_data {
 	u32 accel_frac;		/* Q16 */
 	u64 qdelay_ns;
 	u32 drop_overlimit;	/* drops because the limit was reached */
-	u64 classic_packets;	/* ECN packets of classic flows, other queue */
+	u64 classic_packets;	/* ECN packets of classic flows sent to other */
 };
 
 static struct abc_skb_cb *abc_cb(const struct sk_buff *skb)

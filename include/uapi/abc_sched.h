@@ -61,7 +61,8 @@ struct tc_abc_xstats {
 	__u32	qlen[TC_ABC_Q_MAX];	/* packets queued */
 	__u32	weight[TC_ABC_Q_MAX];	/* scheduling weight, parts per million */
 	__u64	classic_packets;	/* ECN packets of classic-ECN flows
-					 * served in the other queue
+					 * sent to the other queue (a drop
+					 * at the limit included)
 					 */
 	__u32	classic_found;	/* flows found to be classic ECN */
 	__u32	classic_flows;	/* of them, still tracked now */
