@@ -610,7 +610,6 @@ static void test_maxmin(void)
 	    "%u off", bad);
 }
 
-
 /* One period of the classic-ECN detector with the given ABC and other flows. */
 static void cperiod(struct abc_classic *c, const u32 *akey, const u64 *abytes,
 		    u32 na, const u32 *okey, u32 no, bool braked)

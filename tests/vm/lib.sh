@@ -180,3 +180,34 @@ release_cc_socket() {
 	[ -n "$HELD_PID" ] && wait "$HELD_PID"
 	HELD_PID=
 }
+
+# abc_e2e_setup PREFIX CASE...: for a test of tcp_abc over sch_abc through
+# netlab.  Skips every CASE (and ends the test) when tcp_abc.ko,
+# sch_abc.ko or q_abc.so is not built; otherwise loads both modules and
+# makes abc the initial namespace's default, which the receiver inherits
+# (it must run abc to echo each CE precisely).  The EXIT trap tears down
+# netlab's namespaces of PREFIX, restores the default and unloads tcp_abc.
+abc_e2e_setup() {
+	local prefix=$1 f c
+	shift
+	for f in "$MODDIR/tcp_abc/tcp_abc.ko" "$MODDIR/sch_abc/sch_abc.ko" \
+		 "${TC_LIB_DIR:-/nonexistent}/q_abc.so"; do
+		[ -e "$f" ] && continue
+		for c in "$@"; do
+			tap_skip "$c" "$(basename "$f") not built in this tree"
+		done
+		tap_done
+	done
+	_abc_prefix=$prefix
+	_abc_old_cc=$(sysctl -n net.ipv4.tcp_congestion_control)
+	trap _abc_e2e_cleanup EXIT
+	grep -q '^tcp_abc ' /proc/modules || insmod "$MODDIR/tcp_abc/tcp_abc.ko"
+	grep -q '^sch_abc ' /proc/modules || insmod "$MODDIR/sch_abc/sch_abc.ko"
+	sysctl -qw net.ipv4.tcp_congestion_control=abc
+}
+
+_abc_e2e_cleanup() {
+	"$TOP/scripts/netlab" teardown --all --prefix "$_abc_prefix" >/dev/null 2>&1
+	sysctl -qw net.ipv4.tcp_congestion_control="$_abc_old_cc"
+	rmmod tcp_abc 2>/dev/null
+}

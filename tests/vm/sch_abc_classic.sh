@@ -21,29 +21,8 @@ PREFIX=abcc
 LINK=(--qdisc abc --rate 20mbit --rtt 40ms --buffer 1bdp --warmup 5)
 
 tap_plan 5
-ko=$MODDIR/tcp_abc/tcp_abc.ko
-qko=$MODDIR/sch_abc/sch_abc.ko
-for f in "$ko" "$qko" "${TC_LIB_DIR:-/nonexistent}/q_abc.so"; do
-	if [ ! -e "$f" ]; then
-		for i in 1 2 3 4 5; do
-			tap_skip "classic-ECN case $i" "$(basename "$f") not built in this tree"
-		done
-		tap_done
-	fi
-done
-
-old_cc=$(sysctl -n net.ipv4.tcp_congestion_control)
-cleanup() {
-	"$NETLAB" teardown --all --prefix $PREFIX >/dev/null 2>&1
-	sysctl -qw net.ipv4.tcp_congestion_control="$old_cc"
-	rmmod tcp_abc 2>/dev/null
-}
-trap cleanup EXIT
-grep -q '^tcp_abc ' /proc/modules || insmod "$ko"
-grep -q '^sch_abc ' /proc/modules || insmod "$qko"
-# The receiver inherits the initial namespace's default: it must run abc
-# to echo each CE precisely; the CUBIC flow's receiver socket does too.
-sysctl -qw net.ipv4.tcp_congestion_control=abc
+abc_e2e_setup $PREFIX "classic-ECN case 1" "classic-ECN case 2" "classic-ECN case 3" \
+	"classic-ECN case 4" "classic-ECN case 5"
 
 # ---- 1. one abc + one ECN CUBIC
 out=$RESULTS/abc-classic-1

@@ -21,28 +21,8 @@ DT=${ABC_DT_MS:-20}
 BASE=40
 
 tap_plan 3
-ko=$MODDIR/tcp_abc/tcp_abc.ko
-qko=$MODDIR/sch_abc/sch_abc.ko
-for f in "$ko" "$qko" "${TC_LIB_DIR:-/nonexistent}/q_abc.so"; do
-	if [ ! -e "$f" ]; then
-		for c in "uses the link" "utilisation >= 0.85 x eta" "RTT p95 < base + d_t + 20 ms"; do
-			tap_skip "abc over sch_abc: $c" "$(basename "$f") not built in this tree"
-		done
-		tap_done
-	fi
-done
-
-old_cc=$(sysctl -n net.ipv4.tcp_congestion_control)
-cleanup() {
-	"$NETLAB" teardown --all --prefix $PREFIX >/dev/null 2>&1
-	sysctl -qw net.ipv4.tcp_congestion_control="$old_cc"
-	rmmod tcp_abc 2>/dev/null
-}
-trap cleanup EXIT
-grep -q '^tcp_abc ' /proc/modules || insmod "$ko"
-grep -q '^sch_abc ' /proc/modules || insmod "$qko"
-# The receiver inherits the initial namespace's default: it must run abc.
-sysctl -qw net.ipv4.tcp_congestion_control=abc
+abc_e2e_setup $PREFIX "abc over sch_abc: uses the link" \
+	"abc over sch_abc: utilisation >= 0.85 x eta" "abc over sch_abc: RTT p95 < base + d_t + 20 ms"
 
 out=$RESULTS/abc-e2e
 # ecn=off: CUBIC stays Not-ECT, so the reference is not braked by
