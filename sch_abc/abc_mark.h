@@ -540,14 +540,22 @@ struct abc_flowmark {
 
 struct abc_classic {
 	struct abc_flowmark s[ABC_CLASSIC_SLOTS];
-	u32 flows;		/* slots that hold a classic flow */
 	u32 found;		/* classic flows found since init */
 };
 
 static inline void abc_classic_clear(struct abc_classic *c)
 {
 	memset(c->s, 0, sizeof(c->s));
-	c->flows = 0;
+}
+
+/* Classic flows in the table now (for the statistics). */
+static inline u32 abc_classic_flows(const struct abc_classic *c)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
+		n += c->s[i].classic;
+	return n;
 }
 
 /* Whether the flow with hash @key is a classic-ECN flow: per packet. */
@@ -616,13 +624,10 @@ static inline void abc_classic_age(struct abc_classic *c, struct abc_flowmark *m
 		goto forget;
 	if (++m->strikes >= ABC_CLASSIC_STRIKES) {
 		m->classic = true;
-		c->flows++;
 		c->found++;
 	}
 	return;
 forget:
-	if (m->classic)
-		c->flows--;
 	memset(m, 0, sizeof(*m));
 }
 

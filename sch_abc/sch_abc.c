@@ -688,7 +688,7 @@ static int abc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.estimating = !q->p.bandwidth;
 	st.classic_packets = q->classic_packets;
 	st.classic_found = q->classic.found;
-	st.classic_flows = q->classic.flows;
+	st.classic_flows = abc_classic_flows(&q->classic);
 	for (qi = 0; qi < TC_ABC_Q_MAX; qi++) {
 		st.qlen[qi] = q->qs[qi].qlen;
 		st.weight[qi] = q->weight[qi];

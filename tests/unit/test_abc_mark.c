@@ -626,15 +626,6 @@ static void cperiod(struct abc_classic *c, const u32 *akey, const u64 *abytes,
 	abc_classic_period(c, &a, &o, braked);
 }
 
-static u32 classic_slots(const struct abc_classic *c)
-{
-	u32 i, n = 0;
-
-	for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
-		n += c->s[i].classic;
-	return n;
-}
-
 static void test_classic(void)
 {
 	/* keys 1 and 33 share slot 1 */
@@ -650,35 +641,35 @@ static void test_classic(void)
 		if (abc_classic_has(&c, 1))
 			found_at = i;
 	}
-	tap(found_at == ABC_CLASSIC_STRIKES && c.flows == 1 && c.found == 1 &&
+	tap(found_at == ABC_CLASSIC_STRIKES && abc_classic_flows(&c) == 1 && c.found == 1 &&
 	    !abc_classic_has(&c, 7),
 	    "classic: a flow at 1/37 of the largest under brakes is found after exactly 30 periods",
-	    "found at %u, flows %u", found_at, c.flows);
+	    "found at %u, flows %u", found_at, abc_classic_flows(&c));
 
 	/* its packets leave the ABC queue: it stays while in the other top-K */
 	for (i = 0; i < 3 * ABC_CLASSIC_IDLE; i++)
 		cperiod(&c, keys, starved, 1, &keys[1], 1, true);
-	tap(abc_classic_has(&c, 1) && c.flows == 1,
+	tap(abc_classic_has(&c, 1) && abc_classic_flows(&c) == 1,
 	    "classic: kept while it is among the other queue's top-K", NULL);
 	for (i = 0; i < ABC_CLASSIC_IDLE; i++)
 		cperiod(&c, keys, starved, 1, NULL, 0, true);
 	bad = !abc_classic_has(&c, 1);
 	cperiod(&c, keys, starved, 1, NULL, 0, true);
-	tap(!bad && !abc_classic_has(&c, 1) && c.flows == 0 && c.found == 1,
+	tap(!bad && !abc_classic_has(&c, 1) && abc_classic_flows(&c) == 0 && c.found == 1,
 	    "classic: forgotten after 100 periods unseen, not before", NULL);
 
 	/* a converging ABC flow at 1/6 of the largest is never a suspect */
 	abc_classic_clear(&c);
 	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, keys, slow, 2, NULL, 0, true);
-	tap(!c.flows && !c.s[1].key, "classic: a flow at 1/6 of the largest is not a suspect",
+	tap(!abc_classic_flows(&c) && !c.s[1].key, "classic: a flow at 1/6 of the largest is not a suspect",
 	    NULL);
 
 	/* no brakes: nobody is starved by marks */
 	abc_classic_clear(&c);
 	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, keys, starved, 2, NULL, 0, false);
-	tap(!c.flows && !c.s[1].key, "classic: periods without brakes add no strikes", NULL);
+	tap(!abc_classic_flows(&c) && !c.s[1].key, "classic: periods without brakes add no strikes", NULL);
 
 	/* starved, but one period in 20 at its share: never found */
 	abc_classic_clear(&c);
@@ -687,8 +678,8 @@ static void test_classic(void)
 
 		cperiod(&c, keys, i % 20 ? starved : even, 2, NULL, 0, true);
 	}
-	tap(!c.flows, "classic: a starvation interrupted every 20 periods is not classic",
-	    "flows %u", c.flows);
+	tap(!abc_classic_flows(&c), "classic: a starvation interrupted every 20 periods is not classic",
+	    "flows %u", abc_classic_flows(&c));
 
 	/* absent for a few periods (an RTO), the strikes are kept */
 	abc_classic_clear(&c);
@@ -704,14 +695,14 @@ static void test_classic(void)
 	abc_classic_clear(&c);
 	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, &keys[1], &starved[1], 1, NULL, 0, true);
-	tap(!c.flows && !c.s[1].key, "classic: a flow alone in the ABC queue is never a suspect",
+	tap(!abc_classic_flows(&c) && !c.s[1].key, "classic: a flow alone in the ABC queue is never a suspect",
 	    NULL);
 
 	/* two starved flows on one slot: the first keeps it */
 	abc_classic_clear(&c);
 	for (i = 0; i < ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, keys, starved, 3, NULL, 0, true);
-	tap(abc_classic_has(&c, 1) && !abc_classic_has(&c, 33) && c.flows == 1,
+	tap(abc_classic_has(&c, 1) && !abc_classic_has(&c, 33) && abc_classic_flows(&c) == 1,
 	    "classic: two flows on one slot, the first found keeps it", NULL);
 
 	/* random periods: the count of classic flows matches the table */
@@ -728,12 +719,12 @@ static void test_classic(void)
 		for (i = 0; i < no; i++)
 			ok[i] = 1 + (u32)(rnd64() % 64);
 		cperiod(&c, ak, ab, na, ok, no, rnd64() % 8);
-		bad += c.flows != classic_slots(&c) || c.found < c.flows;
+		bad += c.found < abc_classic_flows(&c);
 		for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
 			bad += c.s[i].key && c.s[i].key % ABC_CLASSIC_SLOTS != i;
 	}
 	tap(!bad && abc_classic_has(&c, 0) == false,
-	    "classic: random periods keep the flow count and the slots consistent",
+	    "classic: random periods keep the slots consistent, found >= flows",
 	    "%u off, found %u", bad, c.found);
 }
 
