@@ -31,6 +31,7 @@ from .netns import delete_namespaces, icmp_ping, run
 from .plots import plot_flows
 from .stats import dist_stats, percentile
 from .topology import Topology
+from .tracing import Events
 from .units import PAYLOAD_BYTES, parse_buffer, parse_ms, parse_percent, parse_rate, parse_seconds
 
 
@@ -54,6 +55,9 @@ def make_outdir(path):
 
 def cmd_run(args):
     cfg = Config(args)
+    events = Events(args.events) if args.events else None
+    if events:
+        events.check()
     outdir = make_outdir(args.out)
     rawdir = os.path.join(outdir, "raw")
     os.makedirs(rawdir, exist_ok=True)
@@ -85,6 +89,8 @@ def cmd_run(args):
         launched = [False] * nflows
         clients = [None] * nflows
         t0 = time.monotonic()
+        if events:
+            events.start(os.path.join(outdir, "trace.txt"), t0)
         run_end = max(f.start + cfg.flow_duration(i) for i, f in enumerate(cfg.flows))
         next_sample, next_step = 0.0, cfg.trace_step if cfg.trace else None
         log(f"running {nflows} flow(s) for {run_end:g} s; output {outdir}")
@@ -119,6 +125,8 @@ def cmd_run(args):
             time.sleep(max(0.0, min(0.05, wake - (time.monotonic() - t0))))
         t_end = time.monotonic() - t0
         debug("all iperf3 clients finished")
+        if events:
+            events.stop()
         sampler.sample(t_end, launched)
         final = sampler.counters()
         if tc_proc:
@@ -136,7 +144,11 @@ def cmd_run(args):
                               tc_stats.stdout, captures)
         if captures:
             captures.save(outdir)
+        if events:
+            result["events"] = events.summary()
     finally:
+        if events:
+            events.stop()
         if sampler:
             sampler.close()
         if captures:
@@ -411,6 +423,10 @@ def build_parser():
     g.add_argument("--pcap", action="store_true",
                    help="capture headers arriving at each sender (ACKs) and at the receiver "
                         "(data) into DIR/pcap/ and count reordered packets per flow")
+    g.add_argument("--events", action="append", default=[], metavar="SYSTEM[/EVENT]",
+                   help="record these kernel tracepoints while the flows run into "
+                        "DIR/trace.txt, e.g. tcp_pcc or tcp_pcc/pcc_mi (repeatable; "
+                        "result.json's events.t0_s is the run's start on the trace clock)")
     g.add_argument("--keep", action="store_true",
                    help="leave the namespaces in place after the run (netlab teardown removes them)")
     p.set_defaults(func=cmd_run)

@@ -22,7 +22,7 @@ OUT=$RESULTS/tcp_pcc
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-tap_plan 14
+tap_plan 15
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_pcc built for $KVER" "no $ko (make modules-all)"
@@ -194,8 +194,21 @@ fi
 # (the bench's convergence case): Jain over the time both run.  Allegro
 # (utility=loss) gave 0.61 there, Vivace 0.92-1.00 (issue 28).
 "$NETLAB" run --rate 20mbit --rtt 40ms --duration 30 --warmup 0 --out "$OUT/two-pcc" \
-	--flow pcc --flow pcc,start=10 >"$OUT/two-pcc.log" 2>&1 ||
+	--events tcp_pcc/pcc_mi --flow pcc --flow pcc,start=10 >"$OUT/two-pcc.log" 2>&1 ||
 	tap_diag "netlab two-pcc: $(tail -n 5 "$OUT/two-pcc.log")"
+# netlab --events: MI results of both flows, on the run's time axis
+t0=$(jq -r '.events.t0_s // empty' "$OUT/two-pcc/result.json" 2>/dev/null)
+span=$(awk -v t0="${t0:-0}" '/pcc_mi:/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 - t0
+		if (n++ == 0) lo = t; hi = t
+		if ($0 ~ /dport=5201 /) a++; if ($0 ~ /dport=5202 /) b++ }
+	END { if (n) printf "%d %d %d %.1f %.1f\n", n, a, b, lo, hi }' \
+	"$OUT/two-pcc/trace.txt" 2>/dev/null)
+read -r nev ev1 ev2 evlo evhi <<<"${span:-0 0 0 -1 -1}"
+tap_check "$([ -n "$t0" ] && [ "$ev1" -gt 0 ] && [ "$ev2" -gt 0 ] &&
+	[ "$(fge "$evlo" 0)" = 1 ] && [ "$(fge 32 "$evhi")" = 1 ] && echo 1)" \
+	"netlab --events: pcc_mi of both flows within the run's 30 s" \
+	"$nev events ($ev1 + $ev2), ${evlo} s to ${evhi} s after the start"
 jain=$(jq -r '.summary.jain_index // empty' "$OUT/two-pcc/result.json" 2>/dev/null)
 shares=$(jq -r '.summary.jain_goodputs_mbps // [] | map(tostring) | join(" / ")' \
 	"$OUT/two-pcc/result.json" 2>/dev/null)
