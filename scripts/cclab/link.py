@@ -25,11 +25,13 @@ DEFAULT_PREFIX = "nl-"
 
 
 class FlowSpec:
-    """One --flow CCA[,rtt=60ms][,start=5][,duration=20][,ecn=on|off][,rate=2mbit]."""
+    """One --flow CCA[,rtt=60ms][,jitter=12ms][,start=5][,duration=20][,ecn=on|off][,rate=2mbit]."""
 
-    def __init__(self, cca, rtt=None, start=0.0, duration=None, ecn=None, rate=None):
+    def __init__(self, cca, rtt=None, start=0.0, duration=None, ecn=None, rate=None,
+                 jitter=None):
         self.cca = cca
         self.rtt = rtt            # seconds, None = base --rtt
+        self.jitter = jitter      # seconds on its own ACK path, None = --jitter
         self.start = start        # seconds after the run start
         self.duration = duration  # seconds, None = until --duration
         self.ecn = ecn            # sender's tcp_ecn on/off, None = --ecn
@@ -45,6 +47,10 @@ class FlowSpec:
             key, _, value = part.partition("=")
             if key == "rtt":
                 flow.rtt = parse_ms(value)
+            elif key == "jitter":
+                flow.jitter = parse_ms(value)
+                if flow.jitter < 0:
+                    raise argparse.ArgumentTypeError(f"negative jitter in {text!r}")
             elif key == "start":
                 flow.start = parse_seconds(value)
             elif key == "duration":
@@ -195,6 +201,11 @@ class Config:
     def flow_rtt(self, i):
         return self.flows[i].rtt if self.flows[i].rtt is not None else self.rtt
 
+    def flow_jitter(self, i):
+        """Jitter of flow i's own ACK path (with --jitter-path both the data
+        path's stays --jitter, shared by all flows)."""
+        return self.flows[i].jitter if self.flows[i].jitter is not None else self.jitter
+
     def flow_duration(self, i):
         f = self.flows[i]
         return f.duration if f.duration is not None else self.duration - f.start
@@ -229,7 +240,8 @@ class Config:
             "rtt_calibration": self.calibration,
             "mtu": MTU, "wire_bytes_per_packet": WIRE_BYTES,
             "payload_bytes_per_packet": PAYLOAD_BYTES, "payload_ratio": PAYLOAD_RATIO,
-            "flows": [{"cca": f.cca, "rtt_ms": self.flow_rtt(i) * 1e3, "start_s": f.start,
+            "flows": [{"cca": f.cca, "rtt_ms": self.flow_rtt(i) * 1e3,
+                       "jitter_ms": self.flow_jitter(i) * 1e3, "start_s": f.start,
                        "ecn": self.ecn if f.ecn is None else f.ecn,
                        "rate_bps": f.rate,
                        "duration_s": self.flow_duration(i) if self.duration else f.duration}

@@ -266,7 +266,7 @@ def cmd_teardown(args):
 
 EPILOG = """\
 units: rates as tc writes them (20mbit, 500kbit, 1gbit; a bare number is
-Mbit/s); times with us/ms/s (bare: ms for --rtt/--jitter/rtt=, s for
+Mbit/s); times with us/ms/s (bare: ms for --rtt/--jitter/rtt=/jitter=, s for
 durations); buffer as NbdP (bandwidth x --rtt), Np (packets of 1514 wire
 bytes) or a size (150kb, k = 1024).
 
@@ -379,9 +379,10 @@ def add_path_options(p):
     g.add_argument("--sender-qdisc", default=None,
                    help="root qdisc on the senders' interfaces, e.g. fq or fq_codel "
                         "(default: none added, veth's noqueue)")
-    g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,start=S][,duration=D][,ecn=on|off][,rate=R]",
+    g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,jitter=J][,start=S][,duration=D][,ecn=on|off][,rate=R]",
                    help="one sender/receiver pair running CCA; repeat for more flows "
-                        "(default: one cubic flow). rtt overrides --rtt for this pair; start "
+                        "(default: one cubic flow). rtt overrides --rtt for this pair, jitter "
+                        "--jitter on its own ACK path; start "
                         "and duration are seconds after the run start; ecn overrides --ecn "
                         "for this sender")
     g.add_argument("--prefix", default=DEFAULT_PREFIX,

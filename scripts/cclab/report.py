@@ -35,6 +35,20 @@ def _long_short(res, run):
     return s[0] / s[1]
 
 
+def _jitter_share(res, run):
+    """Goodput of the flow with the most jitter of its own over the mean of
+    the others, while all run (starvation: jittered/other)."""
+    s = res["summary"].get("jain_goodputs_mbps")
+    jitter = [f.get("jitter_ms") or 0.0 for f in res["config"].get("flows", [])]
+    if not s or len(s) < 2 or len(s) != len(jitter) or None in s:
+        return None
+    j = max(range(len(jitter)), key=jitter.__getitem__)
+    others = [g for i, g in enumerate(s) if i != j]
+    if not sum(others):
+        return None
+    return s[j] / (sum(others) / len(others))
+
+
 def _convergence(res, run):
     vals = [f.get("convergence_s") for f in res["flows"]]
     if not vals:
@@ -60,6 +74,7 @@ METRICS = {
     "convergence_max_s": ("conv s", ".1f", _convergence),
     "test_share": ("test/other", ".2f", _share),
     "long_short": ("long/short", ".2f", _long_short),
+    "jitter_share": ("jittered/other", ".2f", _jitter_share),
 }
 # Columns of every report table; the others appear when a scenario needs them.
 BASE_COLUMNS = ["goodput_mbps", "utilisation", "rtt_p50_ms", "rtt_p95_ms", "qdelay_p95_ms",

@@ -190,7 +190,7 @@ class Topology:
         delay = max(0.0, cfg.flow_rtt(i) - cfg.data_delay - cfg.delay_offset[i])
         cmd = f"qdisc {verb} dev s{i} root handle 1: netem delay {int(round(delay * 1e6))}us"
         if with_jitter:
-            cmd += self.jitter_args()
+            cmd += self.jitter_args(cfg.flow_jitter(i))
         if with_jitter and cfg.ack_slot > 0:
             # ACK aggregation: netem lets packets out only at the start of
             # a slot, every ack_slot, all that are due at once (Wi-Fi-like
@@ -199,11 +199,11 @@ class Topology:
             cmd += f" slot {slot}us {slot}us"
         return cmd + " limit 100000"
 
-    def jitter_args(self):
+    def jitter_args(self, jitter):
         cfg = self.cfg
-        if cfg.jitter <= 0:
+        if jitter <= 0:
             return ""
-        args = f" {int(round(cfg.jitter * 1e6))}us"
+        args = f" {int(round(jitter * 1e6))}us"
         if cfg.jitter_dist != "uniform":
             args += f" distribution {cfg.jitter_dist}"
         if cfg.jitter_mode == "ordered":
@@ -219,7 +219,7 @@ class Topology:
         if cfg.data_delay > 0:
             cmd += f" delay {int(round(cfg.data_delay * 1e6))}us"
             if with_jitter:
-                cmd += self.jitter_args()
+                cmd += self.jitter_args(cfg.jitter)
         if cfg.loss > 0:
             cmd += f" loss random {cfg.loss:g}%"
         return cmd + " limit 100000"

@@ -26,10 +26,13 @@ class Flows(unittest.TestCase):
         f = link.FlowSpec.parse("cubic")
         self.assertEqual((f.rtt, f.start, f.duration, f.ecn, f.rate), (None, 0.0, None, None, None))
         self.assertEqual(link.FlowSpec.parse("abc,rate=1.5mbit").rate, 1.5e6)
+        self.assertAlmostEqual(link.FlowSpec.parse("bbr,jitter=12").jitter, 0.012)
+        self.assertIsNone(link.FlowSpec.parse("bbr").jitter)
 
     def test_errors(self):
         for bad in ("rtt=5", "cubic,foo=1", "cubic,ecn=maybe", "", "cu-bic",
-                    "abc,rate=0", "abc,rate=fast", "abc,rate=-1mbit"):
+                    "abc,rate=0", "abc,rate=fast", "abc,rate=-1mbit",
+                    "bbr,jitter=-3ms", "bbr,jitter=soon"):
             with self.assertRaises(argparse.ArgumentTypeError, msg=bad):
                 link.FlowSpec.parse(bad)
 
@@ -60,7 +63,7 @@ class Configs(unittest.TestCase):
         self.assertEqual((c.rate, c.qdisc, c.buffer_bytes, c.buffer_packets, c.burst),
                          (20e6, "tbf", 100000, 67, 12500))
         j = c.to_json()
-        self.assertEqual(j["flows"], [{"cca": "cubic", "rtt_ms": 40.0, "start_s": 0.0,
+        self.assertEqual(j["flows"], [{"cca": "cubic", "rtt_ms": 40.0, "jitter_ms": 0.0, "start_s": 0.0,
                                        "ecn": True, "rate_bps": None, "duration_s": 20.0}])
         self.assertEqual(j["payload_ratio"], units.PAYLOAD_RATIO)
 
@@ -115,6 +118,22 @@ class TcCommands(unittest.TestCase):
         t = topology.Topology(config("--jitter", "5ms", "--jitter-mode", "reorder",
                                      "--jitter-dist", "normal"))
         self.assertIn("5000us distribution normal limit", t.delay_qdisc(0))
+
+    def test_flow_jitter(self):
+        # one flow's own ACK path jitters; the others keep --jitter (none here)
+        t = topology.Topology(config("--rtt", "40ms", "--jitter-dist", "normal",
+                                     "--flow", "bbr", "--flow", "bbr,jitter=12ms"))
+        self.assertEqual(t.delay_qdisc(0), "qdisc add dev s0 root handle 1: netem delay 40000us "
+                         "limit 100000")
+        self.assertEqual(t.delay_qdisc(1), "qdisc add dev s1 root handle 1: netem delay 40000us "
+                         "12000us distribution normal rate 10gbit limit 100000")
+        self.assertEqual([f["jitter_ms"] for f in t.cfg.to_json()["flows"]], [0.0, 12.0])
+        # with --jitter-path both the shared data path keeps --jitter
+        t = topology.Topology(config("--jitter", "4ms", "--jitter-path", "both",
+                                     "--flow", "bbr,jitter=0", "--no-calibrate-rtt"))
+        self.assertEqual(t.delay_qdisc(0), "qdisc add dev s0 root handle 1: netem delay 20000us "
+                         "limit 100000")
+        self.assertIn("delay 20000us 4000us rate 10gbit", t.data_qdisc())
 
     def test_loss_stage(self):
         cfg = config("--loss", "1%", "--no-calibrate-rtt", "--upstream-qdisc", "fq")

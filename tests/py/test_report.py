@@ -99,6 +99,17 @@ class Targets(unittest.TestCase):
         self.assertEqual(self.check(t, rec("a", rtt_p95_ms=61.0), ref), "missed")
         self.assertEqual(self.check(t, rec("a", rtt_p95_ms=61.0), None), "n/a")
 
+    def test_jitter_share(self):
+        share = report.METRICS["jitter_share"][2]
+
+        def res(jitters, goodputs):
+            return {"config": {"flows": [{"jitter_ms": j} for j in jitters]},
+                    "summary": {"jain_goodputs_mbps": goodputs}}
+        self.assertAlmostEqual(share(res([12.0, 0.0], [4.0, 16.0]), None), 0.25)
+        self.assertAlmostEqual(share(res([0.0, 0.0, 24.0], [6.0, 10.0, 4.0]), None), 0.5)
+        self.assertIsNone(share(res([12.0], [20.0]), None))
+        self.assertIsNone(share(res([12.0, 0.0], [4.0, 0.0]), None))
+
     def test_formats(self):
         self.assertEqual(report.fmt_metric("utilisation", 0.9561), "95.6")
         self.assertEqual(report.fmt_metric("convergence_max_s", math.inf), "never")
