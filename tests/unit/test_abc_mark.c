@@ -662,14 +662,15 @@ static void test_classic(void)
 	abc_classic_clear(&c);
 	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, keys, slow, 2, NULL, 0, true);
-	tap(!abc_classic_flows(&c) && !c.s[1].key, "classic: a flow at 1/6 of the largest is not a suspect",
-	    NULL);
+	tap(!abc_classic_flows(&c) && !c.s[1].key,
+	    "classic: a flow at 1/6 of the largest is not a suspect", NULL);
 
 	/* no brakes: nobody is starved by marks */
 	abc_classic_clear(&c);
 	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, keys, starved, 2, NULL, 0, false);
-	tap(!abc_classic_flows(&c) && !c.s[1].key, "classic: periods without brakes add no strikes", NULL);
+	tap(!abc_classic_flows(&c) && !c.s[1].key,
+	    "classic: periods without brakes add no strikes", NULL);
 
 	/* starved, but one period in 20 at its share: never found */
 	abc_classic_clear(&c);
@@ -678,7 +679,8 @@ static void test_classic(void)
 
 		cperiod(&c, keys, i % 20 ? starved : even, 2, NULL, 0, true);
 	}
-	tap(!abc_classic_flows(&c), "classic: a starvation interrupted every 20 periods is not classic",
+	tap(!abc_classic_flows(&c),
+	    "classic: a starvation interrupted every 20 periods is not classic",
 	    "flows %u", abc_classic_flows(&c));
 
 	/* absent for a few periods (an RTO), the strikes are kept */
@@ -695,8 +697,8 @@ static void test_classic(void)
 	abc_classic_clear(&c);
 	for (i = 0; i < 10 * ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, &keys[1], &starved[1], 1, NULL, 0, true);
-	tap(!abc_classic_flows(&c) && !c.s[1].key, "classic: a flow alone in the ABC queue is never a suspect",
-	    NULL);
+	tap(!abc_classic_flows(&c) && !c.s[1].key,
+	    "classic: a flow alone in the ABC queue is never a suspect", NULL);
 
 	/* two starved flows on one slot: the first keeps it */
 	abc_classic_clear(&c);
