@@ -5,14 +5,12 @@
 #
 # Enabling or disabling a tracepoint flips a static key: the kernel
 # rewrites a 5-byte nop or jump in running code, putting an int3 on its
-# first byte while the other CPUs may execute it (text_poke_bp).  QEMU
-# 7.2's multi-threaded TCG kept running a stale translation of such a
-# site after the patch was done: a 6.12 guest died with "Oops: int3" in
-# handle_softirqs, a 6.1 guest soft-locked in asm_exc_int3, each within
-# 30 s of this loop; a 6.12 guest died so while booting.  That is how
-# guests were lost in CI.  QEMU 10 multi-threaded, and 7.2
-# single-threaded, ran the loop 300 s on both kernels (scripts/vm picks
-# the mode from the QEMU version).
+# first byte while the other CPUs may execute it (text_poke_bp).
+# Multi-threaded TCG keeps running a stale translation of such a site
+# after the patch is done, and the guest dies with "Oops: int3" at a
+# site that no longer holds one: QEMU 7.2 within 30 s on both kernels,
+# QEMU 10.0.2 in one 60 s run of three on 6.12.  Single-threaded TCG,
+# scripts/vm's default, has not shown it (300 s on both kernels).
 
 # This test toggles nine hot-path stock tracepoints (sched, timer, irq,
 # net, skb, tcp, sock) for 60 s under loopback iperf3 traffic.  A fault
