@@ -35,11 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo gone; }
-counts() {
-	local m
-	for m in $MODS pad_shim tcp_bbr; do printf '%s=%s ' "$m" "$(refcnt "$m")"; done
-}
+counts() { refcounts $MODS pad_shim tcp_bbr; }
 # the module a congestion control lives in
 owner() {
 	case $1 in
@@ -63,16 +59,7 @@ load_all() {
 	done
 	insmod "$MODDIR/pad_shim/pad_shim.ko" inner=$INNER
 }
-# Closed sockets release their congestion control; wait for the last
-# (FIN_WAIT and LAST_ACK ones) to go, up to 30 s.
-settle() {
-	local _
-	for _ in $(seq 60); do
-		[ "$(counts)" = "$base" ] && return 0
-		sleep 0.5
-	done
-	return 1
-}
+settle() { settle_refcounts 30 "$base" $MODS pad_shim tcp_bbr; }
 dmesg_bad() {
 	dmesg | tail -n +"$((dmesg0 + 1))" |
 		grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|rcu.*(stall|self-detected)|module_put|underflow'
@@ -90,13 +77,7 @@ base=$(counts)
 tap_ok "load tcp_bbr, $MODS, pad_shim inner=$INNER" "refcnt: $base"
 
 # Two namespaces over veth, 10 ms on the ACK path so data is in flight.
-ip netns add $S && ip netns add $R &&
-	ip link add chs type veth peer name chr &&
-	ip link set chs netns $S && ip link set chr netns $R &&
-	ip -n $S addr add 10.77.0.1/24 dev chs && ip -n $R addr add 10.77.0.2/24 dev chr &&
-	ip -n $S link set chs up && ip -n $R link set chr up &&
-	ip -n $S link set lo up && ip -n $R link set lo up &&
-	tc -n $R qdisc add dev chr root netem delay 10ms limit 10000 ||
+veth_pair $S $R chs chr 10.77.0 10000 ||
 	{ tap_fail "chaos topology" "ip/tc failed"; tap_done; }
 
 # The receiver: accept, read until EOF, any number of connections.
@@ -116,7 +97,7 @@ while True:
     threading.Thread(target=sink, args=(c,), daemon=True).start()
 PYEOF
 	SERVER_PID=$!
-	sleep 1
+	wait_listen $R $PORT
 }
 
 # The sender: one connection per CCA a; for every other b, switch to b
@@ -222,7 +203,7 @@ for i in $(seq "$CYCLES"); do
 		unload_all
 	fi
 done
-tap_check "$([ $fails = 0 ] && echo 1)" "$CYCLES load/unload cycles" "$fails failed; tcp_bbr refcnt $(refcnt tcp_bbr)"
+tap_check "$([ $fails = 0 ] && echo 1)" "$CYCLES load/unload cycles" "$fails failed; tcp_bbr $(refcounts tcp_bbr)"
 
 # ---- 12: the kernel said nothing bad
 bad=$(dmesg_bad)

@@ -121,6 +121,52 @@ netlab_check() {
 	return 0
 }
 
+# refcounts MODULE...: "name=refcnt " for each ("gone" if not loaded).
+refcounts() {
+	local m r
+	for m in "$@"; do
+		r=$(cat "/sys/module/$m/refcnt" 2>/dev/null) || r=gone
+		printf '%s=%s ' "$m" "$r"
+	done
+}
+
+# settle_refcounts SECONDS WANT MODULE...: wait until `refcounts MODULE...`
+# prints WANT.  Closed sockets release their congestion control only
+# once FIN_WAIT and LAST_ACK are over.
+settle_refcounts() {
+	local n=$(($1 * 2)) want=$2 _
+	shift 2
+	for _ in $(seq "$n"); do
+		[ "$(refcounts "$@")" = "$want" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# veth_pair S R DEV_S DEV_R NET LIMIT: namespaces S and R joined by veth
+# (NET.1 in S, NET.2 in R, /24), 10 ms of netem (LIMIT packets) on R's
+# egress, the ACK path, so data is in flight.  Fails if any step does.
+veth_pair() {
+	ip netns add "$1" && ip netns add "$2" &&
+		ip link add "$3" type veth peer name "$4" &&
+		ip link set "$3" netns "$1" && ip link set "$4" netns "$2" &&
+		ip -n "$1" addr add "$5.1/24" dev "$3" && ip -n "$2" addr add "$5.2/24" dev "$4" &&
+		ip -n "$1" link set "$3" up && ip -n "$2" link set "$4" up &&
+		ip -n "$1" link set lo up && ip -n "$2" link set lo up &&
+		tc -n "$2" qdisc add dev "$4" root netem delay 10ms limit "$6"
+}
+
+# wait_listen NS PORT: wait up to 30 s for a TCP listener on PORT in
+# namespace NS.  A Python server takes seconds to start in a TCG guest.
+wait_listen() {
+	local _
+	for _ in $(seq 60); do
+		[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null)" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 # Modules present in this tree (folders with a Kbuild), in load order.
 cc_modules() {
 	local d
