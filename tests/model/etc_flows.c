@@ -15,7 +15,8 @@
  * (5 ms at C; 1514 for a plain serialising link), LINE=sender line rate
  * in Mbit/s (1000), LOSS=random loss on the data path (0.01 = 1 %),
  * J=seconds of timer slop, added to each pacing wake-up and ACK
- * (0.0002), DEFER=0 to send a cwnd-limited ETC skb as soon as one packet fits
+ * (0.0002), ACKN=packets per ACK in order (2; GRO at the receiver
+ * stretches ACKs to up to 45 for 64 KiB), DEFER=0 to send a cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), V=F to trace ETC flow F's events.
  *
  * What it models of the stack and the glue (tcp_etc.c): EDT pacing of
@@ -100,7 +101,7 @@ struct flow {
 struct model {
 	struct etc_params p;
 	double c, bucket, line, base, dur, warm, loss, jit;
-	int buf, nf, defer, trace, hystart;
+	int buf, nf, defer, trace, hystart, ackn;
 	/* tbf */
 	double tok, tok_t, qlast, *qdep;
 	long qh, qt, drops, arrivals;
@@ -375,7 +376,7 @@ static void on_arrive(struct flow *x, int f, double now, long i)
 	while (x->got_r[x->rcv_nxt])
 		x->rcv_nxt++;
 	x->pend[x->np_t++ % MAXTX] = i;
-	if (now_ack || x->np_t - x->np_h >= 2) {
+	if (now_ack || x->np_t - x->np_h >= m.ackn) {
 		send_ack(x, f, now);
 		return;
 	}
@@ -730,6 +731,9 @@ static int model_init(int argc, char **argv)
 	m.jit = env_f("J", 0.0002);
 	m.defer = (int)env_f("DEFER", 1);
 	m.hystart = (int)env_f("HYSTART", 1);
+	m.ackn = (int)env_f("ACKN", 2);
+	if (m.ackn < 1)
+		m.ackn = 1;
 	m.trace = (int)env_f("V", -1);
 	m.qdep = zalloc(MAXTX, sizeof(double));
 	m.qd = zalloc(MAXTX, sizeof(double));
