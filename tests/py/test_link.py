@@ -142,6 +142,20 @@ class TcCommands(unittest.TestCase):
         self.assertIn("qdisc add dev ifbloss root handle 1: netem loss random 1% limit 100000", cmds)
         self.assertEqual(cmds[-1], "qdisc add dev ifbloss parent 1: handle 2: fq")
 
+    def test_loss_stage_offloads(self):
+        # with the offloads on, netem must see packets, not GSO skbs
+        cfg = config("--loss", "1%", "--no-calibrate-rtt", "--offloads", "kernel")
+        cmds = topology.Topology(cfg)._router_tc()
+        i = cmds.index("qdisc add dev ifbloss root handle 5: tbf rate 100gbit burst 2048 "
+                       "limit 100000000")
+        self.assertEqual(cmds[i + 1], "qdisc add dev ifbloss parent 5:1 handle 1: netem "
+                         "loss random 1% limit 100000")
+        # no loss: no segmenter, whatever the offloads
+        cfg = config("--jitter", "4ms", "--jitter-path", "both", "--no-calibrate-rtt",
+                     "--offloads", "kernel")
+        self.assertFalse(any(" tbf " in c and "ifbloss" in c
+                             for c in topology.Topology(cfg)._router_tc()))
+
     def test_names(self):
         t = topology.Topology(config("--flow", "cubic", "--flow", "bbr"), "x-")
         names = [ns.name for ns in t.all_ns()]
