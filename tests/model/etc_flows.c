@@ -16,7 +16,8 @@
  * in Mbit/s (1000), LOSS=random loss on the data path (0.01 = 1 %),
  * J=seconds of timer slop, added to each pacing wake-up and ACK
  * (0.0002), ACKN=packets per ACK in order (2; GRO at the receiver
- * stretches ACKs to up to 45 for 64 KiB), DEFER=0 to send a cwnd-limited ETC skb as soon as one packet fits
+ * stretches ACKs to up to 45 for 64 KiB), DEFER=0 to send a
+ * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), V=F to trace ETC flow F's events.
  *
  * What it models of the stack and the glue (tcp_etc.c): EDT pacing of
