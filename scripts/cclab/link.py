@@ -17,7 +17,8 @@ SENDER_NET = "10.10.{}.{}"     # sender i: 10.10.(i+1).2, router side .1
 RECEIVER_IP = "10.20.0.2"
 ROUTER_RCV_IP = "10.20.0.1"
 BASE_PORT = 5201               # iperf3 server port of flow i: BASE_PORT + i
-BASE_CPORT = 40001             # iperf3 data-stream source port of flow i
+BASE_CPORT = 40001             # first iperf3 data-stream source port
+MAX_STREAMS = 128              # iperf3 -P per flow
 
 BOTTLENECK_DEV = "dst"         # router port toward the receiver
 LOSS_DEV = "ifbloss"           # router ifb: random loss and the upstream queue
@@ -25,10 +26,11 @@ DEFAULT_PREFIX = "nl-"
 
 
 class FlowSpec:
-    """One --flow CCA[,rtt=60ms][,jitter=12ms][,start=5][,duration=20][,ecn=on|off][,rate=2mbit]."""
+    """One --flow CCA[,rtt=60ms][,jitter=12ms][,start=5][,duration=20][,ecn=on|off][,rate=2mbit]
+    [,streams=N]."""
 
     def __init__(self, cca, rtt=None, start=0.0, duration=None, ecn=None, rate=None,
-                 jitter=None):
+                 jitter=None, streams=1):
         self.cca = cca
         self.rtt = rtt            # seconds, None = base --rtt
         self.jitter = jitter      # seconds on its own ACK path, None = --jitter
@@ -36,6 +38,10 @@ class FlowSpec:
         self.duration = duration  # seconds, None = until --duration
         self.ecn = ecn            # sender's tcp_ecn on/off, None = --ecn
         self.rate = rate          # application rate, bit/s (iperf3 -b), None = bulk
+        # Parallel connections of one iperf3 client (-P), measured as one
+        # flow: one process starts them all at once, where a busy guest
+        # takes seconds to start each further client.
+        self.streams = streams
 
     @classmethod
     def parse(cls, text):
@@ -63,6 +69,11 @@ class FlowSpec:
                 flow.rate = parse_rate(value)
                 if not 0 < flow.rate < 1e12:
                     raise argparse.ArgumentTypeError(f"rate out of range in {text!r}")
+            elif key == "streams":
+                if not value.isdigit() or not 1 <= int(value) <= MAX_STREAMS:
+                    raise argparse.ArgumentTypeError(
+                        f"streams wants 1 to {MAX_STREAMS} in {text!r}")
+                flow.streams = int(value)
             else:
                 raise argparse.ArgumentTypeError(f"unknown flow key {key!r} in {text!r}")
         return flow
@@ -190,6 +201,9 @@ class Config:
         self.calibration = None
         if len(self.flows) > 200:
             raise Error("at most 200 flows")
+        # Flow i's streams use the source ports [cport_base[i], + streams).
+        self.cport_base = [BASE_CPORT + sum(f.streams for f in self.flows[:i])
+                           for i in range(len(self.flows))]
         for f in self.flows:
             if self.duration and f.start >= self.duration and f.duration is None:
                 raise Error(f"flow {f.cca} starts at {f.start}s, after --duration")
@@ -209,6 +223,11 @@ class Config:
     def flow_duration(self, i):
         f = self.flows[i]
         return f.duration if f.duration is not None else self.duration - f.start
+
+    def flow_cports(self, i):
+        """Source ports of flow i's data connections (iperf3 numbers its
+        -P streams from --cport up)."""
+        return range(self.cport_base[i], self.cport_base[i] + self.flows[i].streams)
 
     def capacity(self, t):
         """Bottleneck rate (bit/s) at t seconds after the run start."""
@@ -243,7 +262,7 @@ class Config:
             "flows": [{"cca": f.cca, "rtt_ms": self.flow_rtt(i) * 1e3,
                        "jitter_ms": self.flow_jitter(i) * 1e3, "start_s": f.start,
                        "ecn": self.ecn if f.ecn is None else f.ecn,
-                       "rate_bps": f.rate,
+                       "rate_bps": f.rate, "streams": f.streams,
                        "duration_s": self.flow_duration(i) if self.duration else f.duration}
                       for i, f in enumerate(self.flows)],
         }

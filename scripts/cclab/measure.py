@@ -16,7 +16,7 @@ import tempfile
 import time
 
 from .common import Error, log
-from .link import BASE_CPORT, BASE_PORT, BOTTLENECK_DEV, LOSS_DEV, RECEIVER_IP
+from .link import BASE_PORT, BOTTLENECK_DEV, LOSS_DEV, RECEIVER_IP
 from .netns import NETLINK_ROUTE, NETLINK_SOCK_DIAG, TC_H_ROOT, Netlink, listening_ports, \
     qdisc_stats, tcp_sockets
 from .stats import dist_stats, interp, jain, percentile
@@ -56,18 +56,20 @@ class Sampler:
         return out
 
     def sample(self, t, launched):
+        cfg = self.cfg
         for i, nl in enumerate(self.sender_nl):
             if not launched[i]:
                 continue
-            cport = BASE_CPORT + i
-            for sk in tcp_sockets(nl):
-                if sk["sport"] == cport:
-                    self.send[i].append((t, sk))
+            ports = cfg.flow_cports(i)
+            streams = [sk for sk in tcp_sockets(nl) if sk["sport"] in ports]
+            if streams:
+                self.send[i].append((t, merge_streams(streams)))
         received = {}
         for sk in tcp_sockets(self.receiver_nl):
-            i = sk["dport"] - BASE_CPORT
-            if 0 <= i < len(self.recv) and sk["sport"] == BASE_PORT + i:
-                received[i] = (sk["bytes_received"], sk["rcv_ooopack"])
+            i = sk["sport"] - BASE_PORT
+            if 0 <= i < len(self.recv) and sk["dport"] in cfg.flow_cports(i):
+                b, o = received.get(i, (0, 0))
+                received[i] = (b + sk["bytes_received"], o + sk["rcv_ooopack"])
         for i in range(len(self.recv)):
             if not launched[i]:
                 continue
@@ -86,6 +88,24 @@ class Sampler:
                 backlog = sum(q["backlog"] for q in leaves)
                 qlen = sum(q["qlen"] for q in leaves)
             self.queue.append((t, backlog, qlen, self.cfg.capacity(t)))
+
+
+# tcp_info counters that add up over a flow's parallel streams.
+STREAM_SUMS = ("cwnd", "pacing_rate", "total_retrans", "bytes_sent", "bytes_retrans",
+               "data_segs_out", "delivered_ce", "reord_seen")
+
+
+def merge_streams(streams):
+    """One tcp_info-like sample of a flow from its streams' sockets: counters
+    summed, the RTT the mean of the streams that have one."""
+    if len(streams) == 1:
+        return streams[0]
+    out = dict(streams[0])
+    for key in STREAM_SUMS:
+        out[key] = sum(sk.get(key) or 0 for sk in streams)
+    rtts = [sk["rtt_us"] for sk in streams if sk["rtt_us"]]
+    out["rtt_us"] = sum(rtts) // len(rtts) if rtts else 0
+    return out
 
 
 def mean_capacity(cfg, a, b, step=0.01):
@@ -407,10 +427,10 @@ def build_result(cfg, args, topo, sampler, baseline, final, t_end, rawdir, tc_js
         if captures:
             f["reordering"]["data"] = pcap_reordering(
                 captures.path("receiver"), topo.sender_ip(i),
-                BASE_CPORT + i, BASE_PORT + i, data_only=True)
+                cfg.cport_base[i], BASE_PORT + i, data_only=True)
             f["reordering"]["acks"] = pcap_reordering(
                 captures.path(f"sender-{i}"), RECEIVER_IP,
-                BASE_PORT + i, BASE_CPORT + i, data_only=False)
+                BASE_PORT + i, cfg.cport_base[i], data_only=False)
             f["reordering"]["capture_dropped"] = {
                 "receiver": captures.dropped.get("receiver"),
                 "sender": captures.dropped.get(f"sender-{i}")}

@@ -25,7 +25,7 @@ import time
 
 from . import common
 from .common import Error, debug, log, read_json
-from .link import BASE_CPORT, BASE_PORT, DEFAULT_PREFIX, RECEIVER_IP, Config, FlowSpec
+from .link import BASE_PORT, DEFAULT_PREFIX, RECEIVER_IP, Config, FlowSpec
 from .measure import Captures, Sampler, build_result, print_summary, wait_listening
 from .netns import delete_namespaces, icmp_ping, run
 from .plots import plot_flows
@@ -101,8 +101,9 @@ def cmd_run(args):
                     out = open(os.path.join(rawdir, f"iperf-client-{i}.json"), "w")
                     clients[i] = topo.popen(topo.senders[i], [
                         "iperf3", "-c", RECEIVER_IP, "-p", str(BASE_PORT + i),
-                        "--cport", str(BASE_CPORT + i), "-C", f.cca, "-J",
+                        "--cport", str(cfg.cport_base[i]), "-C", f.cca, "-J",
                         "-t", f"{cfg.flow_duration(i):g}", "-i", str(args.interval)]
+                        + (["-P", str(f.streams)] if f.streams > 1 else [])
                         + app_rate_args(f.rate),
                         stdout=out, stderr=subprocess.STDOUT)
                     out.close()
@@ -379,12 +380,14 @@ def add_path_options(p):
     g.add_argument("--sender-qdisc", default=None,
                    help="root qdisc on the senders' interfaces, e.g. fq or fq_codel "
                         "(default: none added, veth's noqueue)")
-    g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,jitter=J][,start=S][,duration=D][,ecn=on|off][,rate=R]",
+    g.add_argument("--flow", action="append", type=FlowSpec.parse, metavar="CCA[,rtt=T][,jitter=J][,start=S][,duration=D][,ecn=on|off][,rate=R][,streams=N]",
                    help="one sender/receiver pair running CCA; repeat for more flows "
                         "(default: one cubic flow). rtt overrides --rtt for this pair, jitter "
                         "--jitter on its own ACK path; start "
                         "and duration are seconds after the run start; ecn overrides --ecn "
-                        "for this sender")
+                        "for this sender; rate limits the application (iperf3 -b, per "
+                        "stream); streams=N opens N connections from one iperf3 client "
+                        "(-P N), measured together as one flow")
     g.add_argument("--prefix", default=DEFAULT_PREFIX,
                    help=f"namespace name prefix (default {DEFAULT_PREFIX})")
 

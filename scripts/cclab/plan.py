@@ -27,7 +27,7 @@ LINK_OPTIONS = {
     "ack_slot": "--ack-slot", "upstream_qdisc": "--upstream-qdisc",
     "offloads": "--offloads", "receiver_gro": None,
 }
-FLOW_KEYS = {"cca", "rtt", "jitter", "start", "duration", "ecn", "rate"}
+FLOW_KEYS = {"cca", "rtt", "jitter", "start", "duration", "ecn", "rate", "streams"}
 SCENARIO_KEYS = {"order", "title", "source", "about", "matrix", "link", "flows", "duration", "warmup",
                  "ccas", "variants", "sweep", "netlab_args", "plots", "quick", "targets"}
 TARGET_KEYS = {"cca", "variants", "metric", "op", "value", "ref", "factor", "text", "source"}
@@ -166,7 +166,7 @@ def netlab_args(link, flows, table, test, duration, warmup, extra):
         args.append("--ecn" if ecn else "--no-ecn")
     for f in flows:
         spec = table[f["cca"]]["cc"]
-        for key in ("rtt", "jitter", "start", "duration", "rate"):
+        for key in ("rtt", "jitter", "start", "duration", "rate", "streams"):
             if key in f:
                 spec += f",{key}={f[key]}"
         if "ecn" in f:

@@ -28,11 +28,22 @@ class Flows(unittest.TestCase):
         self.assertEqual(link.FlowSpec.parse("abc,rate=1.5mbit").rate, 1.5e6)
         self.assertAlmostEqual(link.FlowSpec.parse("bbr,jitter=12").jitter, 0.012)
         self.assertIsNone(link.FlowSpec.parse("bbr").jitter)
+        self.assertEqual(link.FlowSpec.parse("bbr").streams, 1)
+        self.assertEqual(link.FlowSpec.parse("etc,streams=64").streams, 64)
+
+    def test_stream_ports(self):
+        # iperf3 -P numbers a flow's streams from --cport up: the ranges
+        # of consecutive flows must not overlap.
+        cfg = config("--flow", "cubic", "--flow", "etc,streams=3", "--flow", "bbr")
+        self.assertEqual([list(cfg.flow_cports(i)) for i in range(3)],
+                         [[40001], [40002, 40003, 40004], [40005]])
+        self.assertEqual(cfg.to_json()["flows"][1]["streams"], 3)
 
     def test_errors(self):
         for bad in ("rtt=5", "cubic,foo=1", "cubic,ecn=maybe", "", "cu-bic",
                     "abc,rate=0", "abc,rate=fast", "abc,rate=-1mbit",
-                    "bbr,jitter=-3ms", "bbr,jitter=soon"):
+                    "bbr,jitter=-3ms", "bbr,jitter=soon", "cubic,streams=0",
+                    "cubic,streams=129", "cubic,streams=two"):
             with self.assertRaises(argparse.ArgumentTypeError, msg=bad):
                 link.FlowSpec.parse(bad)
 
@@ -64,7 +75,8 @@ class Configs(unittest.TestCase):
                          (20e6, "tbf", 100000, 67, 12500))
         j = c.to_json()
         self.assertEqual(j["flows"], [{"cca": "cubic", "rtt_ms": 40.0, "jitter_ms": 0.0, "start_s": 0.0,
-                                       "ecn": True, "rate_bps": None, "duration_s": 20.0}])
+                                       "ecn": True, "rate_bps": None, "streams": 1,
+                                       "duration_s": 20.0}])
         self.assertEqual(j["payload_ratio"], units.PAYLOAD_RATIO)
 
     def test_buffers(self):

@@ -112,6 +112,20 @@ def pcap(ids, src="10.10.1.2", sport=40001, dport=5201, flags=0x10):
     return out
 
 
+class Streams(unittest.TestCase):
+    def test_merge(self):
+        a = {"sport": 40001, "rtt_us": 2000, "cwnd": 10, "total_retrans": 1,
+             "bytes_sent": 100, "pacing_rate": 5, "data_segs_out": 7}
+        b = {"sport": 40002, "rtt_us": 4000, "cwnd": 30, "total_retrans": 2,
+             "bytes_sent": 300, "pacing_rate": 6, "data_segs_out": 9}
+        self.assertIs(measure.merge_streams([a]), a)
+        m = measure.merge_streams([a, b])
+        self.assertEqual((m["rtt_us"], m["cwnd"], m["total_retrans"], m["bytes_sent"],
+                          m["pacing_rate"], m["data_segs_out"]), (3000, 40, 3, 400, 11, 16))
+        # A stream without an RTT sample yet does not pull the mean down.
+        self.assertEqual(measure.merge_streams([a, dict(b, rtt_us=0)])["rtt_us"], 2000)
+
+
 class Reordering(unittest.TestCase):
     def count(self, data, **kw):
         with tempfile.NamedTemporaryFile(suffix=".pcap", delete=False) as f:
