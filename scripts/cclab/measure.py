@@ -90,6 +90,32 @@ class Sampler:
             self.queue.append((t, backlog, qlen, self.cfg.capacity(t)))
 
 
+def cpu_ticks(path="/proc/stat"):
+    """(busy, all) clock ticks of every CPU so far: the guest's whole CPU
+    time, the senders', the router's and the receiver's alike."""
+    try:
+        with open(path) as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal; guest time is in user
+    idle = sum(fields[3:5])
+    total = sum(fields[:8])
+    return (total - idle, total)
+
+
+def cpu_cost(t0, t1, nbytes, hz=None):
+    """CPU busy over a run: the fraction of all CPUs, and CPU-milliseconds
+    per megabyte the receiver got.  None without two readings."""
+    if not t0 or not t1 or t1[1] <= t0[1]:
+        return None
+    hz = hz or os.sysconf("SC_CLK_TCK")
+    busy = t1[0] - t0[0]
+    return {"busy_s": round(busy / hz, 3),
+            "busy_fraction": round(busy / (t1[1] - t0[1]), 4),
+            "ms_per_mb": round(busy / hz * 1e3 / (nbytes / 1e6), 4) if nbytes else None}
+
+
 # tcp_info counters that add up over a flow's parallel streams.
 STREAM_SUMS = ("cwnd", "pacing_rate", "total_retrans", "bytes_sent", "bytes_retrans",
                "data_segs_out", "delivered_ce", "reord_seen")
@@ -465,6 +491,8 @@ def build_result(cfg, args, topo, sampler, baseline, final, t_end, rawdir, tc_js
         "run": {"duration_s": round(t_end, 3), "interval_s": args.interval,
                 "sample_interval_s": args.sample_interval, "warmup_s": args.warmup},
         "summary": summary, "flows": flows, "bottleneck": bottleneck, "loss_stage": loss,
+        "cpu": cpu_cost(baseline.get("cpu"), final.get("cpu"),
+                        sum(f["bytes_received"] or 0 for f in flows)),
     }
 
 

@@ -26,7 +26,7 @@ import time
 from . import common
 from .common import Error, debug, log, read_json
 from .link import BASE_PORT, DEFAULT_PREFIX, RECEIVER_IP, Config, FlowSpec
-from .measure import Captures, Sampler, build_result, print_summary, wait_listening
+from .measure import Captures, Sampler, build_result, cpu_ticks, print_summary, wait_listening
 from .netns import delete_namespaces, icmp_ping, run
 from .plots import plot_flows
 from .stats import dist_stats, percentile
@@ -85,7 +85,7 @@ def cmd_run(args):
             tc_proc = topo.popen(topo.router, ["tc", "-force", "-batch", "-"],
                                  stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-        baseline = sampler.counters()
+        baseline = dict(sampler.counters(), cpu=cpu_ticks())
         launched = [False] * nflows
         clients = [None] * nflows
         t0 = time.monotonic()
@@ -129,7 +129,7 @@ def cmd_run(args):
         if events:
             events.stop()
         sampler.sample(t_end, launched)
-        final = sampler.counters()
+        final = dict(sampler.counters(), cpu=cpu_ticks())
         if tc_proc:
             tc_proc.stdin.close()
         time.sleep(0.2)

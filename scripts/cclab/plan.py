@@ -29,7 +29,8 @@ LINK_OPTIONS = {
 }
 FLOW_KEYS = {"cca", "rtt", "jitter", "start", "duration", "ecn", "rate", "streams"}
 SCENARIO_KEYS = {"order", "title", "source", "about", "matrix", "link", "flows", "duration", "warmup",
-                 "ccas", "variants", "sweep", "netlab_args", "plots", "quick", "targets"}
+                 "ccas", "variants", "sweep", "netlab_args", "plots", "quick", "targets",
+                 "columns"}
 TARGET_KEYS = {"cca", "variants", "metric", "op", "value", "ref", "factor", "text", "source"}
 
 
@@ -93,6 +94,9 @@ def load_scenario(path):
         if t["metric"] not in METRICS:
             raise Error(f"scenario {name}: unknown metric {t['metric']!r} "
                              f"(known: {', '.join(METRICS)})")
+    bad = [m for m in sc.get("columns", []) if m not in METRICS]
+    if bad:
+        raise Error(f"scenario {name}: unknown columns {bad} (known: {', '.join(METRICS)})")
     sc["name"] = name
     sc["variants"] = expand_variants(sc)
     return sc

@@ -71,6 +71,8 @@ METRICS = {
     "qdelay_p95_ms": ("qdelay p95 ms", ".1f", lambda r, _: r["summary"].get("queue_delay_p95_ms")),
     "retransmits": ("retrans", "d", lambda r, _: _sum(f.get("retransmits") for f in r["flows"])),
     "jain": ("Jain", ".3f", lambda r, _: r["summary"].get("jain_index")),
+    "cpu_busy": ("CPU busy %", "pct", lambda r, _: (r.get("cpu") or {}).get("busy_fraction")),
+    "cpu_ms_per_mb": ("CPU ms/MB", ".2f", lambda r, _: (r.get("cpu") or {}).get("ms_per_mb")),
     "convergence_max_s": ("conv s", ".1f", _convergence),
     "test_share": ("test/other", ".2f", _share),
     "long_short": ("long/short", ".2f", _long_short),
@@ -249,7 +251,7 @@ def check_target(t, rec, ref):
 def columns_for(sc, records):
     cols = list(BASE_COLUMNS)
     nflows = max((len(r["flows_cca"]) for r in records if r["scenario"] == sc["name"]), default=1)
-    extra = {t["metric"] for t in sc.get("targets", [])}
+    extra = {t["metric"] for t in sc.get("targets", [])} | set(sc.get("columns", []))
     if nflows > 1:
         extra.add("jain")
     if "--conv-hold" in sc.get("netlab_args", []):

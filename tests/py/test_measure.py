@@ -126,6 +126,23 @@ class Streams(unittest.TestCase):
         self.assertEqual(measure.merge_streams([a, dict(b, rtt_us=0)])["rtt_us"], 2000)
 
 
+class Cpu(unittest.TestCase):
+    def test_ticks(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".stat") as f:
+            f.write("cpu  100 5 50 800 20 3 7 15 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n")
+            f.flush()
+            # busy: user nice system irq softirq steal; idle and iowait not
+            self.assertEqual(measure.cpu_ticks(f.name), (180, 1000))
+        self.assertIsNone(measure.cpu_ticks("/nonexistent/stat"))
+
+    def test_cost(self):
+        c = measure.cpu_cost((100, 1000), (250, 1200), 30e6, hz=100)
+        self.assertEqual((c["busy_s"], c["busy_fraction"], c["ms_per_mb"]), (1.5, 0.75, 50.0))
+        self.assertIsNone(measure.cpu_cost(None, (1, 2), 1))
+        self.assertIsNone(measure.cpu_cost((5, 9), (5, 9), 1))
+        self.assertIsNone(measure.cpu_cost((1, 2), (3, 4), 0, hz=100)["ms_per_mb"])
+
+
 class Reordering(unittest.TestCase):
     def count(self, data, **kw):
         with tempfile.NamedTemporaryFile(suffix=".pcap", delete=False) as f:
