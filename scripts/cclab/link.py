@@ -204,6 +204,9 @@ class Config:
         # Flow i's streams use the source ports [cport_base[i], + streams).
         self.cport_base = [BASE_CPORT + sum(f.streams for f in self.flows[:i])
                            for i in range(len(self.flows))]
+        if self.cport_base[-1] + self.flows[-1].streams - 1 > 65535:
+            raise Error(f"{sum(f.streams for f in self.flows)} streams in all: "
+                        f"at most {65536 - BASE_CPORT}")
         for f in self.flows:
             if self.duration and f.start >= self.duration and f.duration is None:
                 raise Error(f"flow {f.cca} starts at {f.start}s, after --duration")

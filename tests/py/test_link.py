@@ -38,6 +38,8 @@ class Flows(unittest.TestCase):
         self.assertEqual([list(cfg.flow_cports(i)) for i in range(3)],
                          [[40001], [40002, 40003, 40004], [40005]])
         self.assertEqual(cfg.to_json()["flows"][1]["streams"], 3)
+        with self.assertRaises(Error):
+            config(*["--flow", "cubic,streams=128"] * 200)
 
     def test_errors(self):
         for bad in ("rtt=5", "cubic,foo=1", "cubic,ecn=maybe", "", "cu-bic",
