@@ -63,6 +63,15 @@
  */
 #define ETC_FEW_BURSTS		4
 #define ETC_GRAD_CONFIRM_ROUNDS	2
+/*
+ * etc_queue_not_ours(): at most ETC_KEEP_MAX gradient trips in a row keep
+ * the rate, and only while the last round received at least s less
+ * s >> ETC_KEEP_RCV_SHIFT.  A lone flow whose drain fell short, still
+ * sending above the bottleneck after the decrease, thus lets its queue
+ * rise by a few thresholds at most.
+ */
+#define ETC_KEEP_MAX		3
+#define ETC_KEEP_RCV_SHIFT	3
 /* Detection -> stable after this many RTTs without a 1.1x rise in r. */
 #define ETC_STABLE_ROUNDS	8
 /* idle_rounds and stall_rounds saturate here (4 bits); both limits fit. */
@@ -158,6 +167,7 @@ enum etc_event {
 	ETC_EV_RTO,
 	ETC_EV_LOSS,		/* heavy loss: decrease, cap in-flight data */
 	ETC_EV_RESTART,		/* sending after idle ended a drain or hold */
+	ETC_EV_KEEP,		/* RTT rose on a queue not ours: rate kept */
 };
 
 /* Tunables, all validated by the module before they get here. */
@@ -218,7 +228,9 @@ struct etc_core {
 	u32 rp_us;
 	u32 phase_start_us;	/* DRAIN, HOLD: when the phase began */
 	u32 inflight_hi;	/* in-flight cap after heavy loss, packets, 0: none */
-	u16 burst_pkts;		/* delivered since its first ACK, saturating */
+	u16 burst_pkts:13,	/* delivered since its first ACK, saturating */
+	    raised:1,		/* the rate rose since the last decrease */
+	    keeps:2;		/* ETC_EV_KEEPs since the last decrease */
 	u16 round_lost;		/* packets marked lost this round, saturating */
 	u8 idle_rounds:4,	/* rounds without a rate change, saturating */
 	   stall_rounds:4;	/* rounds without a 1.1x rise in r, saturating */
@@ -234,6 +246,7 @@ struct etc_core {
 };
 
 #define ETC_BURST_ACKS_MAX	3
+#define ETC_BURST_PKTS_MAX	0x1fff
 
 #define ETC_NO_RTT	U32_MAX
 
@@ -527,7 +540,8 @@ static inline bool etc_track_burst(struct etc_core *e, const struct etc_ack *a)
 		u32 pkts = a->delivered - e->burst_d0;
 
 		e->burst_t1 = a->now_us;
-		e->burst_pkts = pkts > U16_MAX ? U16_MAX : pkts;
+		e->burst_pkts = pkts > ETC_BURST_PKTS_MAX ? ETC_BURST_PKTS_MAX :
+				pkts;
 		if (e->burst_acks < ETC_BURST_ACKS_MAX)
 			e->burst_acks++;
 		return false;
@@ -836,6 +850,7 @@ static inline enum etc_event etc_rate_increase(struct etc_core *e,
 	if (n == e->rate)
 		return ETC_EV_NONE;
 	e->rate = n;
+	e->raised = 1;
 	return ETC_EV_INCREASE;
 }
 
@@ -852,6 +867,8 @@ static inline enum etc_event etc_rate_decrease(struct etc_core *e,
 
 	e->grad_rounds = 0;
 	e->idle_rounds = 0;
+	e->raised = 0;
+	e->keeps = 0;
 	/*
 	 * "the current receiving rate": the last round's, not the 8-RTT
 	 * average, which lags a capacity drop by several RTTs.
@@ -875,10 +892,34 @@ static inline enum etc_event etc_rate_decrease(struct etc_core *e,
 }
 
 /*
+ * Did another sender build the queue that tripped the gradient?  Yes when
+ * this flow has not raised its rate since its last decrease, it receives
+ * about what it sends (so it adds little to the queue), and the lowest RTT
+ * since its last drain (the reference) stayed above the min RTT by more
+ * than the threshold: its own drain did not empty the queue.  A
+ * buffer-filling flow (CUBIC) grows such a queue by itself; decreasing
+ * and draining on every rise of it hands that flow the bandwidth round
+ * after round (ETC got 0.25-0.5 x CUBIC's goodput over 1-3 BDP buffers).
+ * A lone flow's drain empties its queue, and a flow that raised its rate
+ * may have caused the rise: both decrease as the paper does.
+ */
+static inline bool etc_queue_not_ours(const struct etc_core *e,
+				      const struct etc_params *p)
+{
+	return !e->raised && e->keeps < ETC_KEEP_MAX &&
+	       e->rcv_now >= e->rate - (e->rate >> ETC_KEEP_RCV_SHIFT) &&
+	       e->rtt_ref_us > e->min_rtt_us &&
+	       e->rtt_ref_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+}
+
+/*
  * The RTT gradient's verdict: increase while the RTT holds (within a
  * quarter of the threshold) or after ETC_FORCE_INC_ROUNDS without a
  * change, decrease above the threshold (confirmed by a second round when
- * the round had few bursts), else wait.
+ * the round had few bursts), else wait.  Above the threshold on a queue
+ * that is not the flow's own, keep the rate and measure the gradient
+ * from this round's RTT: the periodic increase and the heavy-loss rule
+ * still apply, so the flow neither yields nor pushes the queue up.
  */
 static inline enum etc_event etc_rate_gradient(struct etc_core *e,
 					       const struct etc_params *p,
@@ -892,6 +933,13 @@ static inline enum etc_event etc_rate_gradient(struct etc_core *e,
 		e->grad_rounds = 0;
 		etc_count_idle(e);
 		return ETC_EV_NONE;
+	}
+	if (etc_queue_not_ours(e, p)) {
+		e->rtt_ref_us = e->rtt_round_us;
+		e->grad_rounds = 0;
+		e->keeps++;
+		etc_count_idle(e);
+		return ETC_EV_KEEP;
 	}
 	if (a->delivered - e->round_dlv < ETC_FEW_BURSTS * etc_burst_size(e, p) &&
 	    ++e->grad_rounds < ETC_GRAD_CONFIRM_ROUNDS) {
@@ -1043,6 +1091,8 @@ static inline void etc_on_rto(struct etc_core *e, const struct etc_params *p,
 			      u32 mss)
 {
 	e->rate >>= 1;
+	e->raised = 0;
+	e->keeps = 0;
 	e->rcv_max = 0;
 	e->stage = ETC_DETECT;
 	e->stall_rounds = 0;

@@ -645,9 +645,10 @@ static void report(void)
 		       f, x->cubic ? "cubic" : "etc",
 		       x->goodput_bytes * 8 / 1e6 / win, x->retrans, x->rtos);
 		if (!x->cubic)
-			printf(", inc %ld drain %ld dec %ld loss %ld",
+			printf(", inc %ld drain %ld dec %ld loss %ld keep %ld",
 			       x->events[ETC_EV_INCREASE], x->events[ETC_EV_DRAIN],
-			       x->events[ETC_EV_DECREASE], x->events[ETC_EV_LOSS]);
+			       x->events[ETC_EV_DECREASE], x->events[ETC_EV_LOSS],
+			       x->events[ETC_EV_KEEP]);
 		printf("\n");
 		sq += x->goodput_bytes * x->goodput_bytes;
 		if (x->cubic)

@@ -592,6 +592,69 @@ static void test_grad_confirm(void)
 	    "event %d, rate %llu", ev1, (unsigned long long)e.rate);
 }
 
+/*
+ * A rise on a queue the flow's drain left (reference 50 ms over a 40 ms
+ * min RTT, above the 4 ms threshold) while it receives what it
+ * sends keeps the rate, at most ETC_KEEP_MAX times in a row.  It
+ * decreases as before after raising its rate, when it sends an eighth or
+ * more above what it receives, and on a queue its drain emptied.
+ */
+static void keep_state(struct etc_core *e, u32 ref_us)
+{
+	gradient_state(e);
+	e->rtt_ref_us = ref_us;
+	e->rcv_now = 950000;
+}
+
+static bool decreased(enum etc_event ev, const struct etc_core *e)
+{
+	return (ev == ETC_EV_DRAIN || ev == ETC_EV_DECREASE) &&
+	       e->rate < 1000000;
+}
+
+static void test_grad_not_ours(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	enum etc_event ev[ETC_KEEP_MAX + 1];
+	u32 rtt = 56000;
+	int i, ok = 1;
+
+	keep_state(&e, 50000);
+	for (i = 0; i <= ETC_KEEP_MAX; i++, rtt += 6000) {
+		ev[i] = grad_round(&e, &p, 8 * p.burst, rtt);
+		if (i < ETC_KEEP_MAX)
+			ok &= ev[i] == ETC_EV_KEEP && e.rate == 1000000 &&
+			      e.rtt_ref_us == rtt;
+	}
+	ok &= decreased(ev[ETC_KEEP_MAX], &e) && !e.keeps;
+	tap(ok, "gradient: a rise on a queue its drain left keeps the rate and re-takes the reference, then decreases",
+	    "events %d %d %d %d, rate %llu", ev[0], ev[1], ev[2],
+	    ev[ETC_KEEP_MAX], (unsigned long long)e.rate);
+
+	keep_state(&e, 50000);
+	e.raised = 1;
+	ev[0] = grad_round(&e, &p, 8 * p.burst, 56000);
+	ok = decreased(ev[0], &e) && !e.raised;
+	keep_state(&e, 50000);
+	e.rcv_now = 870000;
+	ev[1] = grad_round(&e, &p, 8 * p.burst, 56000);
+	ok &= decreased(ev[1], &e);
+	keep_state(&e, 43000);
+	ev[2] = grad_round(&e, &p, 8 * p.burst, 49000);
+	ok &= decreased(ev[2], &e);
+	tap(ok, "gradient: after its own increase, above its receiving rate, or on a queue within the threshold, it decreases",
+	    "events %d %d %d", ev[0], ev[1], ev[2]);
+
+	gradient_state(&e);
+	e.rp = 2000000;
+	e.idle_rounds = ETC_FORCE_INC_ROUNDS;
+	ev[0] = grad_round(&e, &p, 8 * p.burst, 40000);
+	tap(ev[0] == ETC_EV_INCREASE && e.raised,
+	    "gradient: an increase marks the rate as raised",
+	    "event %d, raised %u", ev[0], e.raised);
+}
+
 /* One round's end for the heavy-loss cap; true on a cut. */
 static bool hi_round(struct etc_core *e, const struct etc_params *p,
 		     u32 pkts, u32 lost, u32 rtt_us, u32 inflight)
@@ -1770,6 +1833,7 @@ int main(void)
 	test_stages();
 	test_stable_fairness();
 	test_grad_confirm();
+	test_grad_not_ours();
 	test_inflight_hi();
 	test_inflight_hi_cwnd_limited();
 	test_burst_adapt();
