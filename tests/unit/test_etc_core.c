@@ -628,7 +628,8 @@ static void test_grad_not_ours(void)
 			      e.rtt_ref_us == rtt;
 	}
 	ok &= decreased(ev[ETC_KEEP_MAX], &e) && !e.keeps;
-	tap(ok, "gradient: a rise on a queue its drain left keeps the rate and re-takes the reference, then decreases",
+	tap(ok,
+	    "gradient: a rise on a queue its drain left keeps the rate and re-takes the reference, then decreases",
 	    "events %d %d %d %d, rate %llu", ev[0], ev[1], ev[2],
 	    ev[ETC_KEEP_MAX], (unsigned long long)e.rate);
 
@@ -643,7 +644,8 @@ static void test_grad_not_ours(void)
 	keep_state(&e, 43000);
 	ev[2] = grad_round(&e, &p, 8 * p.burst, 49000);
 	ok &= decreased(ev[2], &e);
-	tap(ok, "gradient: after its own increase, above its receiving rate, or on a queue within the threshold, it decreases",
+	tap(ok,
+	    "gradient: after its own increase, above its receiving rate, or on a queue within the threshold, it decreases",
 	    "events %d %d %d", ev[0], ev[1], ev[2]);
 
 	gradient_state(&e);
