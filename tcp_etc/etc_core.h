@@ -899,8 +899,7 @@ static inline enum etc_event etc_rate_decrease(struct etc_core *e,
  * than the threshold: its own drain did not empty the queue.  A
  * buffer-filling flow (CUBIC) grows such a queue by itself; decreasing
  * and draining on every rise of it hands that flow the bandwidth round
- * after round (ETC got 0.25-0.5 x CUBIC's goodput over 1-3 BDP buffers).
- * A lone flow's drain empties its queue, and a flow that raised its rate
+ * after round.  A lone flow's drain empties its queue, and a flow that raised its rate
  * may have caused the rise: both decrease as the paper does.
  */
 static inline bool etc_queue_not_ours(const struct etc_core *e,
