@@ -17,7 +17,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 NETLAB=$TOP/scripts/netlab
-require_tools iperf3 tc jq
+require_tools iperf3 tc
 
 ko=$MODDIR/tcp_etc/tcp_etc.ko
 OUT=$RESULTS/etc_flows
@@ -47,42 +47,50 @@ if ! "$NETLAB" run --rate 20mbit --rtt 40ms --buffer 1bdp --qdisc tbf --burst 30
 fi
 tap_ok "netlab run, four etc flows"
 
-res=$OUT/result.json
-flows=$(jq -r '.flows[] | "\(.goodput_mbps) Mbit/s \(.retransmits)/\(.data_segs_out) retransmitted"' "$res" |
-	paste -sd ';' -)
-worst=$(jq -r '[.flows[].retrans_ratio] | max * 100' "$res")
-tap_check "$(fle "$worst" 5)" "every flow retransmits < 5 % of its segments" \
-	"worst $(printf '%.1f' "$worst") %; $flows; drops $(jq -r .bottleneck.drops "$res")"
+worst=null worst_ok=0 low=null low_ok=0 jain=null drops=null f0='' f1='' f2='' f3=''
+netlab_check "$OUT" \
+	'worst=round(100 * max(flows[0].retrans_ratio, flows[1].retrans_ratio, flows[2].retrans_ratio, flows[3].retrans_ratio), 1)' \
+	'worst_ok=max(flows[0].retrans_ratio, flows[1].retrans_ratio, flows[2].retrans_ratio, flows[3].retrans_ratio) < 0.05' \
+	'low=round(min(summary.jain_goodputs_mbps) / mean(summary.jain_goodputs_mbps), 2)' \
+	'low_ok=min(summary.jain_goodputs_mbps) >= 0.25 * mean(summary.jain_goodputs_mbps)' \
+	'jain=summary.jain_index' 'drops=bottleneck.drops' \
+	"f0=round(summary.jain_goodputs_mbps[0], 2)" "f1=round(summary.jain_goodputs_mbps[1], 2)" \
+	"f2=round(summary.jain_goodputs_mbps[2], 2)" "f3=round(summary.jain_goodputs_mbps[3], 2)"
+tap_check "$worst_ok" "every flow retransmits < 5 % of its segments" \
+	"worst $worst %; drops $drops"
+tap_check "$low_ok" "no flow starves: each >= 1/4 of its share with all four active" \
+	"lowest $low of its share; $f0/$f1/$f2/$f3 Mbit/s while all four run, Jain $jain"
 
-low=$(jq -r '.summary.jain_goodputs_mbps | (min / (add / length))' "$res")
-tap_check "$(fge "$low" 0.25)" "no flow starves: each >= 1/4 of its share with all four active" \
-	"lowest $(printf '%.2f' "$low") of its share; $(jq -r '.summary.jain_goodputs_mbps | map(tostring) | join("/")' "$res") Mbit/s, Jain $(jq -r .summary.jain_index "$res")"
-
-# netlab_one TAG ARGS...: one more netlab run; its result.json, or "" on failure.
+# netlab_one TAG ARGS...: one more netlab run into $RESULTS/TAG; false on failure.
 netlab_one() {
 	local tag=$1
 	shift
 	if ! "$NETLAB" run --sender-gso --out "$RESULTS/$tag" "$@" \
 		>"$RESULTS/$tag.log" 2>&1; then
 		tap_diag "netlab run $tag failed: $(tail -n 3 "$RESULTS/$tag.log")"
-		return
+		return 1
 	fi
-	echo "$RESULTS/$tag/result.json"
 }
 
-res=$(netlab_one etc_shallow --rate 20mbit --rtt 40ms --buffer 4p --qdisc tbf \
-	--flow etc --duration 20 --warmup 3)
-util=$([ -n "$res" ] && jq -r '.summary.utilisation * 1000 | round / 10' "$res")
-tap_check "$([ -n "$res" ] && fge "$util" 50)" \
+util=null util_ok=0 drops=null
+netlab_one etc_shallow --rate 20mbit --rtt 40ms --buffer 4p --qdisc tbf \
+	--flow etc --duration 20 --warmup 3 &&
+	netlab_check "$RESULTS/etc_shallow" 'util=round(100 * summary.utilisation, 1)' \
+		'util_ok=summary.utilisation >= 0.5' 'drops=bottleneck.drops'
+tap_check "$util_ok" \
 	"4-packet buffer: one etc flow keeps >= 50 % of 20 Mbit/s (floor; bench target 80 % at 5 packets)" \
-	"${util:-no result} %, drops $([ -n "$res" ] && jq -r .bottleneck.drops "$res")"
+	"$util %, drops $drops"
 
-res=$(netlab_one etc_cubic --rate 20mbit --rtt 25ms --buffer 1bdp --qdisc tbf \
-	--flow etc --flow cubic,ecn=off --duration 30 --warmup 5)
-share=$([ -n "$res" ] && jq -r '.flows[0].goodput_mbps / .flows[1].goodput_mbps * 100 | round / 100' "$res")
-tap_check "$([ -n "$res" ] && fge "$share" 0.3)" \
+share=null share_ok=0 e=null c=null
+netlab_one etc_cubic --rate 20mbit --rtt 25ms --buffer 1bdp --qdisc tbf \
+	--flow etc --flow cubic,ecn=off --duration 30 --warmup 5 &&
+	netlab_check "$RESULTS/etc_cubic" \
+		'share=round(flows[0].goodput_mbps / flows[1].goodput_mbps, 2)' \
+		'share_ok=flows[0].goodput_mbps >= 0.3 * flows[1].goodput_mbps' \
+		'e=round(flows[0].goodput_mbps, 2)' 'c=round(flows[1].goodput_mbps, 2)'
+tap_check "$share_ok" \
 	"1 BDP beside cubic: etc gets >= 0.3 x cubic's goodput (floor; bench target 0.5-2)" \
-	"share $share; $([ -n "$res" ] && jq -r '.flows | map("\(.cca) \(.goodput_mbps) Mbit/s") | join(", ")' "$res")"
+	"share $share; etc $e Mbit/s, cubic $c Mbit/s"
 
 [ $loaded = 1 ] && rmmod tcp_etc 2>/dev/null
 tap_done
