@@ -138,6 +138,15 @@
 #define ETC_HEAVY_LOSS_MIN	3
 #define ETC_HI_MD_SHIFT		3
 /*
+ * After a heavy round, this many rounds without an increase (Eq. 1 or
+ * the periodic one); decreases still apply.  After the drain the RTT
+ * holds, and Eq. 1 took s back over the rate that lost within a round
+ * or two: over a shallow buffer that repeats the loss, and beside a
+ * loss-based flow (CUBIC over half a BDP) each repeat costs that flow
+ * its multiplicative decrease and ETC nothing.
+ */
+#define ETC_LOSS_QUIET_ROUNDS	8
+/*
  * No handshake RTT (srtt_us still 0): assume a wide-area 100 ms, so the
  * initial rate of 10 packets per RTT errs low on a short path.
  */
@@ -228,7 +237,8 @@ struct etc_core {
 	u32 rp_us;
 	u32 phase_start_us;	/* DRAIN, HOLD: when the phase began */
 	u32 inflight_hi;	/* in-flight cap after heavy loss, packets, 0: none */
-	u16 burst_pkts:13,	/* delivered since its first ACK, saturating */
+	u16 burst_pkts:9,	/* delivered since its first ACK, saturating */
+	    loss_quiet:4,	/* rounds left without increase, heavy loss */
 	    raised:1,		/* the rate rose since the last decrease */
 	    keeps:2;		/* ETC_EV_KEEPs since the last decrease */
 	u16 round_lost;		/* packets marked lost this round, saturating */
@@ -246,7 +256,7 @@ struct etc_core {
 };
 
 #define ETC_BURST_ACKS_MAX	3
-#define ETC_BURST_PKTS_MAX	0x1fff
+#define ETC_BURST_PKTS_MAX	0x1ff
 
 #define ETC_NO_RTT	U32_MAX
 
@@ -926,6 +936,10 @@ static inline enum etc_event etc_rate_gradient(struct etc_core *e,
 {
 	s64 g = etc_gradient(e);
 
+	if (e->loss_quiet && g < (s64)p->grad) {
+		e->grad_rounds = 0;
+		return ETC_EV_NONE;
+	}
 	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS)
 		return etc_rate_increase(e, p);
 	if (g < (s64)p->grad) {
@@ -1022,9 +1036,13 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 	etc_update_rp(e, p, a->mss, pkts);
 	heavy = !etc_update_burst(e, p, pkts) &&
 		etc_update_inflight_hi(e, p, a, pkts);
+	if (heavy)
+		e->loss_quiet = ETC_LOSS_QUIET_ROUNDS;
 	ev = etc_rate_update(e, p, a, heavy);
 	if (heavy)
 		ev = ETC_EV_LOSS;
+	else if (e->loss_quiet)
+		e->loss_quiet--;
 
 	e->round_start_us = a->now_us;
 	e->round_dlv = a->delivered;

@@ -657,6 +657,61 @@ static void test_grad_not_ours(void)
 	    "event %d, raised %u", ev[0], e.raised);
 }
 
+/* A whole round's end of 64 packets in 40 ms, @lost lost, min RTT @rtt_us. */
+static enum etc_event end_round(struct etc_core *e, const struct etc_params *p,
+				u32 lost, u32 rtt_us)
+{
+	struct etc_ack a = { .mss = MSS, .valid = true,
+			     .inflight = 40 * MSS };
+
+	a.now_us = e->round_start_us + 40000;
+	a.delivered = e->round_dlv + 64;
+	e->round_lost = lost;
+	e->rtt_round_us = rtt_us;
+	return etc_end_round(e, p, &a);
+}
+
+/*
+ * A heavy round is followed by ETC_LOSS_QUIET_ROUNDS rounds in which the
+ * RTT holds (even past the periodic increase's count) but s does not
+ * rise; the round after them raises it.  A rise of the RTT still
+ * decreases.
+ */
+static void test_loss_quiet(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	enum etc_event ev;
+	u64 rate;
+	int i, ok;
+
+	gradient_state(&e);		/* min RTT 40 ms, threshold 4 ms */
+	e.rp = 2000000;
+	ev = end_round(&e, &p, 8, 46000);
+	ok = ev == ETC_EV_LOSS && e.loss_quiet == ETC_LOSS_QUIET_ROUNDS;
+	etc_end_phase(&e);
+	e.rtt_ref_us = 40000;
+	e.idle_rounds = ETC_FORCE_INC_ROUNDS;
+	rate = e.rate;
+	for (i = 0; i < ETC_LOSS_QUIET_ROUNDS; i++) {
+		ev = end_round(&e, &p, 0, 40000);
+		ok &= ev == ETC_EV_NONE && e.rate == rate;
+	}
+	ev = end_round(&e, &p, 0, 40000);
+	ok &= ev == ETC_EV_INCREASE && e.rate > rate && !e.loss_quiet;
+	tap(ok, "loss: no increase for 8 rounds after a heavy round, then Eq. 1 again",
+	    "last event %d, rate %llu from %llu, quiet %u", ev,
+	    (unsigned long long)e.rate, (unsigned long long)rate,
+	    e.loss_quiet);
+
+	gradient_state(&e);
+	e.loss_quiet = ETC_LOSS_QUIET_ROUNDS;
+	ev = grad_round(&e, &p, 8 * p.burst, 48000);
+	tap(decreased(ev, &e),
+	    "loss: a rise of the RTT in the quiet rounds still decreases",
+	    "event %d, rate %llu", ev, (unsigned long long)e.rate);
+}
+
 /* One round's end for the heavy-loss cap; true on a cut. */
 static bool hi_round(struct etc_core *e, const struct etc_params *p,
 		     u32 pkts, u32 lost, u32 rtt_us, u32 inflight)
@@ -1837,6 +1892,7 @@ int main(void)
 	test_grad_confirm();
 	test_grad_not_ours();
 	test_inflight_hi();
+	test_loss_quiet();
 	test_inflight_hi_cwnd_limited();
 	test_burst_adapt();
 	test_sim_single();
