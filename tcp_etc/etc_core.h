@@ -615,13 +615,25 @@ static inline void etc_update_stage(struct etc_core *e)
 		e->stage = ETC_STABLE;
 }
 
+/*
+ * Is @rtt_us more than a gradient threshold above the min RTT?  It can be
+ * below it: a min RTT that expired mid-round is the newest sample, not
+ * the round's lowest, and a reference may predate the min RTT.
+ */
+static inline bool etc_above_thresh(const struct etc_core *e,
+				    const struct etc_params *p, u32 rtt_us)
+{
+	if (rtt_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT ||
+	    rtt_us <= e->min_rtt_us)
+		return false;
+	return rtt_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+}
+
 /* Is the round's RTT more than a gradient threshold above the min RTT? */
 static inline bool etc_queue_seen(const struct etc_core *e,
 				  const struct etc_params *p)
 {
-	if (e->rtt_round_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT)
-		return false;
-	return e->rtt_round_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+	return etc_above_thresh(e, p, e->rtt_round_us);
 }
 
 /*
@@ -917,8 +929,7 @@ static inline bool etc_queue_not_ours(const struct etc_core *e,
 {
 	return !e->raised && e->keeps < ETC_KEEP_MAX &&
 	       e->rcv_now >= e->rate - (e->rate >> ETC_KEEP_RCV_SHIFT) &&
-	       e->rtt_ref_us > e->min_rtt_us &&
-	       e->rtt_ref_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+	       etc_above_thresh(e, p, e->rtt_ref_us);
 }
 
 /*

@@ -657,6 +657,30 @@ static void test_grad_not_ours(void)
 	    "event %d, raised %u", ev[0], e.raised);
 }
 
+/*
+ * The min RTT expires on a sample above the round's lowest (41 ms, then
+ * 47 ms 10 s after the min was taken): the round's RTT is then below the
+ * min RTT, which is no queue, not a wrapped difference.
+ */
+static void test_queue_seen_expired(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	bool before, after;
+
+	gradient_state(&e);		/* min RTT 40 ms, taken at 0 */
+	e.rtt_round_us = ETC_NO_RTT;
+	etc_rtt_sample(&e, 41000, 9000000);
+	before = etc_queue_seen(&e, &p);
+	etc_rtt_sample(&e, 47000, ETC_MIN_RTT_WIN_US + 1);
+	after = etc_queue_seen(&e, &p);
+	tap(!before && !after && e.min_rtt_us == 47000 &&
+	    e.rtt_round_us == 41000,
+	    "queue: a min RTT that expired above the round's RTT is no queue",
+	    "before %d after %d, min %u round %u", before, after,
+	    e.min_rtt_us, e.rtt_round_us);
+}
+
 /* A whole round's end of 64 packets in 40 ms, @lost lost, min RTT @rtt_us. */
 static enum etc_event end_round(struct etc_core *e, const struct etc_params *p,
 				u32 lost, u32 rtt_us)
@@ -1893,6 +1917,7 @@ int main(void)
 	test_grad_not_ours();
 	test_inflight_hi();
 	test_loss_quiet();
+	test_queue_seen_expired();
 	test_inflight_hi_cwnd_limited();
 	test_burst_adapt();
 	test_sim_single();
