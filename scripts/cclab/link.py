@@ -16,6 +16,9 @@ MIN_TRACE_MBIT = 0.05          # tc cannot set a zero rate
 SENDER_NET = "10.10.{}.{}"     # sender i: 10.10.(i+1).2, router side .1
 RECEIVER_IP = "10.20.0.2"
 ROUTER_RCV_IP = "10.20.0.1"
+SENDER_NET6 = "fd00:10:{}::{}"  # with --ipv6 (netlab setup): the same plan in IPv6
+RECEIVER_IP6 = "fd00:20::2"
+ROUTER_RCV_IP6 = "fd00:20::1"
 BASE_PORT = 5201               # iperf3 server port of flow i: BASE_PORT + i
 BASE_CPORT = 40001             # first iperf3 data-stream source port
 MAX_STREAMS = 128              # iperf3 -P per flow
@@ -160,6 +163,7 @@ class Config:
         self.sender_gso = args.sender_gso
         self.offloads = args.offloads
         self.receiver_gro = args.receiver_gro
+        self.ipv6 = getattr(args, "ipv6", False)   # netlab setup only
         self.offloads_seen = None                # set by the topology
         self.flows = args.flow or [FlowSpec("cubic")]
         self.duration = getattr(args, "duration", 0.0)
@@ -252,7 +256,7 @@ class Config:
             "ecn": self.ecn,
             "sender_qdisc": self.sender_qdisc, "sender_gso": self.sender_gso,
             "offloads": self.offloads, "receiver_gro": self.receiver_gro,
-            "offloads_seen": self.offloads_seen,
+            "offloads_seen": self.offloads_seen, "ipv6": self.ipv6,
             "upstream_qdisc": self.upstream_qdisc,
             "duration_s": self.duration,
             "rx_cpus": self.rx_cpus,

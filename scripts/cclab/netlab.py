@@ -446,6 +446,10 @@ def build_parser():
     p = sub.add_parser("setup", help="build the topology, print its namespaces and leave it",
                        formatter_class=fmt)
     add_path_options(p)
+    p.add_argument("--ipv6", action="store_true",
+                   help="also address every link in IPv6 (receiver fd00:20::2, sender i "
+                        "fd00:10:<i+1>::2), with routes and forwarding, for a test that "
+                        "runs its own IPv6 traffic over the path (default: IPv4 only)")
     p.set_defaults(func=cmd_setup)
 
     p = sub.add_parser("plot", help="draw flows.png from a result.json (no root needed; in a "

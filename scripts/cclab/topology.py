@@ -7,8 +7,8 @@ import subprocess
 import time
 
 from .common import Error, debug, log
-from .link import (BOTTLENECK_DEV, DEFAULT_PREFIX, LOSS_DEV, RECEIVER_IP, ROUTER_RCV_IP,
-                   SENDER_NET)
+from .link import (BOTTLENECK_DEV, DEFAULT_PREFIX, LOSS_DEV, RECEIVER_IP, RECEIVER_IP6,
+                   ROUTER_RCV_IP, ROUTER_RCV_IP6, SENDER_NET, SENDER_NET6)
 from .netns import (Netns, delete_namespaces, get_offloads, icmp_ping, offloads_off, run,
                     run_batch, set_offloads)
 from .stats import percentile
@@ -39,6 +39,23 @@ class Topology:
     @staticmethod
     def router_ip(i):
         return SENDER_NET.format(i + 1, 1)
+
+    def ipv6_cmds(self):
+        """`ip` lines per namespace adding IPv6 beside IPv4 (--ipv6).
+
+        nodad: the addresses are usable at once, not after duplicate
+        address detection's second or so.
+        """
+        router = [f"addr add {ROUTER_RCV_IP6}/64 dev {BOTTLENECK_DEV} nodad"]
+        router += [f"addr add {SENDER_NET6.format(i + 1, 1)}/64 dev s{i} nodad"
+                   for i in range(len(self.senders))]
+        cmds = {self.router.name: router,
+                self.receiver.name: [f"addr add {RECEIVER_IP6}/64 dev eth0 nodad",
+                                     f"route add ::/0 via {ROUTER_RCV_IP6}"]}
+        for i, ns in enumerate(self.senders):
+            cmds[ns.name] = [f"addr add {SENDER_NET6.format(i + 1, 2)}/64 dev eth0 nodad",
+                             f"route add ::/0 via {SENDER_NET6.format(i + 1, 1)}"]
+        return cmds
 
     # -- build -------------------------------------------------------------
 
@@ -74,6 +91,10 @@ class Topology:
                 "link set eth0 up", f"route add default via {self.router_ip(i)}"])
 
         self.router.sysctl("net.ipv4.ip_forward", 1)
+        if cfg.ipv6:
+            self.router.sysctl("net.ipv6.conf.all.forwarding", 1)
+            for ns, lines in self.ipv6_cmds().items():
+                run_batch("ip", ns, lines)
         if cfg.ecn:
             self.receiver.sysctl("net.ipv4.tcp_ecn", 1)
         for ns, flow in zip(self.senders, cfg.flows):
@@ -246,9 +267,10 @@ class Topology:
                 # Random loss, data-path delay and the upstream queue sit on
                 # the data path, before the bottleneck: redirect what arrives
                 # from the senders through an ifb holding them.
-                cmds += [f"qdisc add dev s{i} handle ffff: ingress",
-                         f"filter add dev s{i} parent ffff: protocol ip prio 1 matchall "
-                         f"action mirred egress redirect dev {LOSS_DEV}"]
+                cmds.append(f"qdisc add dev s{i} handle ffff: ingress")
+                for prio, proto in enumerate(["ip", "ipv6"] if cfg.ipv6 else ["ip"], 1):
+                    cmds.append(f"filter add dev s{i} parent ffff: protocol {proto} prio {prio} "
+                                f"matchall action mirred egress redirect dev {LOSS_DEV}")
         upstream_parent = "root"
         if self.segments_before_loss():
             cmds.append(f"qdisc add dev {LOSS_DEV} root handle 5: tbf rate 100gbit "
@@ -302,13 +324,18 @@ class Topology:
         debug(f"RTT calibration: {cal}")
 
     def describe(self):
-        return {
+        doc = {
             "router": self.router.name, "receiver": self.receiver.name,
             "receiver_ip": RECEIVER_IP, "bottleneck_dev": BOTTLENECK_DEV,
             "loss_dev": LOSS_DEV if self.cfg.loss > 0 else None,
             "senders": [{"namespace": ns.name, "ip": self.sender_ip(i), "router_dev": f"s{i}"}
                         for i, ns in enumerate(self.senders)],
         }
+        if self.cfg.ipv6:
+            doc["receiver_ip6"] = RECEIVER_IP6
+            for i, s in enumerate(doc["senders"]):
+                s["ip6"] = SENDER_NET6.format(i + 1, 2)
+        return doc
 
     # -- processes and cleanup -------------------------------------------------
 

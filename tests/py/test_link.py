@@ -12,8 +12,8 @@ from cclab import link, netlab, topology, units
 from cclab.common import Error
 
 
-def config(*argv):
-    args = netlab.build_parser().parse_args(["run"] + list(argv))
+def config(*argv, command="run"):
+    args = netlab.build_parser().parse_args([command] + list(argv))
     args.buffer = units.parse_buffer(args.buffer_text)
     return link.Config(args)
 
@@ -169,6 +169,33 @@ class TcCommands(unittest.TestCase):
                      "--offloads", "kernel")
         self.assertFalse(any(" tbf " in c and "ifbloss" in c
                              for c in topology.Topology(cfg)._router_tc()))
+
+    def test_ipv6(self):
+        # setup --ipv6: every namespace gets an IPv6 address and route
+        # beside its IPv4 one, and the loss stage redirects both families
+        cfg = config("--ipv6", "--flow", "cubic", "--flow", "bbr", "--loss", "1%",
+                     command="setup")
+        t = topology.Topology(cfg, "x-")
+        cmds = t.ipv6_cmds()
+        self.assertEqual(sorted(cmds), sorted(ns.name for ns in t.all_ns()))
+        self.assertIn("addr add fd00:20::1/64 dev dst nodad", cmds[t.router.name])
+        self.assertIn("addr add fd00:10:2::1/64 dev s1 nodad", cmds[t.router.name])
+        self.assertEqual(cmds[t.senders[1].name], ["addr add fd00:10:2::2/64 dev eth0 nodad",
+                                                   "route add ::/0 via fd00:10:2::1"])
+        self.assertIn("route add ::/0 via fd00:20::1", cmds[t.receiver.name])
+        doc = t.describe()
+        self.assertEqual((doc["receiver_ip6"], doc["senders"][1]["ip6"]),
+                         ("fd00:20::2", "fd00:10:2::2"))
+        filters = [c for c in t._router_tc() if c.startswith("filter add dev s0")]
+        self.assertEqual([c.split()[7:10] for c in filters],
+                         [["ip", "prio", "1"], ["ipv6", "prio", "2"]])
+        self.assertTrue(cfg.to_json()["ipv6"])
+        # IPv4 only by default, and `run` has no --ipv6
+        t = topology.Topology(config("--loss", "1%"))
+        self.assertNotIn("receiver_ip6", t.describe())
+        self.assertEqual(len([c for c in t._router_tc() if c.startswith("filter")]), 1)
+        with self.assertRaises(SystemExit):
+            config("--ipv6")
 
     def test_names(self):
         t = topology.Topology(config("--flow", "cubic", "--flow", "bbr"), "x-")
