@@ -258,8 +258,8 @@ static inline s64 pcc_vivace_gain(const struct pcc_result *r)
 	/*
 	 * Only a rising RTT is charged; a falling one earns nothing (as
 	 * PCC-Uspace's Vivace): RTT noise and a draining queue would
-	 * otherwise reward the lower trial, and at 1 % random loss that
-	 * walked the rate down to 70 % of the link in the guest.
+	 * otherwise reward the lower trial, walking the rate down on a
+	 * lossy path (tcp_pcc.rst, "a falling RTT earns nothing").
 	 */
 	if (g < PCC_VIV_GRAD_MIN)
 		g = 0;
