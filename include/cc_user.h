@@ -52,6 +52,7 @@ static inline int fls64(u64 x)
 /* <linux/minmax.h>: evaluate each argument once, like the kernel's */
 #define min(a, b)	({ __auto_type _a = (a); __auto_type _b = (b); _a < _b ? _a : _b; })
 #define max(a, b)	({ __auto_type _a = (a); __auto_type _b = (b); _a > _b ? _a : _b; })
+#define max3(a, b, c)	max(max(a, b), c)
 #define min_t(t, a, b)	({ t _a = (a), _b = (b); _a < _b ? _a : _b; })
 #define max_t(t, a, b)	({ t _a = (a), _b = (b); _a > _b ? _a : _b; })
 #define clamp(v, lo, hi)	min(max(v, lo), hi)

@@ -185,6 +185,7 @@ struct etc_params {
 	u32 eta;	/* Q16, drain rate factor, 0 < eta < 1 (default 0.3) */
 	u32 k;		/* Q16, stable stage Rp cap k x r_max, >= 1 */
 	u32 grad;	/* Q16, RTT-gradient threshold as a fraction of min RTT */
+	u32 grad_floor_us; /* the threshold's least value, us */
 	u32 burst;	/* N, packets per micro-burst, >= 2 */
 };
 
@@ -616,6 +617,23 @@ static inline void etc_update_stage(struct etc_core *e)
 }
 
 /*
+ * The gradient threshold in us: grad x min RTT, but not below the floor.
+ * On a path of a few ms, a tenth of the min RTT is within what the
+ * hosts' own queueing (interrupt coalescing, softirq and GRO batching)
+ * adds at no congestion, and each such rise would cost a decrease.
+ */
+static inline u32 etc_thresh_us(const struct etc_core *e,
+				const struct etc_params *p)
+{
+	u32 t;
+
+	if (e->min_rtt_us == ETC_NO_RTT)
+		return U32_MAX;		/* no queue can be judged yet */
+	t = fp_mul(e->min_rtt_us, p->grad);
+	return max3(t, p->grad_floor_us, 1U);
+}
+
+/*
  * Is @rtt_us more than a gradient threshold above the min RTT?  It can be
  * below it: a min RTT that expired mid-round is the newest sample, not
  * the round's lowest, and a reference may predate the min RTT.
@@ -626,7 +644,7 @@ static inline bool etc_above_thresh(const struct etc_core *e,
 	if (rtt_us == ETC_NO_RTT || e->min_rtt_us == ETC_NO_RTT ||
 	    rtt_us <= e->min_rtt_us)
 		return false;
-	return rtt_us - e->min_rtt_us > fp_mul(e->min_rtt_us, p->grad);
+	return rtt_us - e->min_rtt_us > etc_thresh_us(e, p);
 }
 
 /* Is the round's RTT more than a gradient threshold above the min RTT? */
@@ -668,7 +686,7 @@ static inline u64 etc_single_ack_rp(const struct etc_core *e,
 		return rp;
 	spread = e->rtt_round_us > e->min_rtt_us ?
 		 e->rtt_round_us - e->min_rtt_us : 1;
-	if (spread > fp_mul(e->min_rtt_us, p->grad))
+	if (spread > etc_thresh_us(e, p))
 		return rp;
 	bound = etc_bytes_per_sec((u64)(per_burst - 1) * mss, spread);
 	return bound > rp ? bound : rp;
@@ -706,22 +724,17 @@ static inline void etc_update_rp(struct etc_core *e,
 }
 
 /*
- * RTT gradient: the round's RTT against the reference, as a Q16 fraction
- * of the min RTT.  The reference is the RTT after the last decrease (or
- * the lowest since), so a queue that creeps up by less than the threshold
- * per round still trips it once it has grown by the threshold in all.
+ * RTT gradient: how far the round's RTT rose above the reference, in us,
+ * for etc_thresh_us().  The reference is the RTT after the last decrease
+ * (or the lowest since), so a queue that creeps up by less than the
+ * threshold per round still trips it once it has grown by the threshold
+ * in all.
  */
 static inline s64 etc_gradient(const struct etc_core *e)
 {
-	s64 d;
-
-	if (!e->rtt_ref_us || e->rtt_round_us == ETC_NO_RTT ||
-	    e->min_rtt_us == ETC_NO_RTT || !e->min_rtt_us)
+	if (!e->rtt_ref_us || e->rtt_round_us == ETC_NO_RTT)
 		return 0;
-	d = (s64)e->rtt_round_us - (s64)e->rtt_ref_us;
-	if (d < 0)
-		return -(s64)fp_div((u64)-d, e->min_rtt_us);
-	return (s64)fp_div((u64)d, e->min_rtt_us);
+	return (s64)e->rtt_round_us - (s64)e->rtt_ref_us;
 }
 
 /*
@@ -945,15 +958,15 @@ static inline enum etc_event etc_rate_gradient(struct etc_core *e,
 					       const struct etc_params *p,
 					       const struct etc_ack *a)
 {
-	s64 g = etc_gradient(e);
+	s64 g = etc_gradient(e), t = etc_thresh_us(e, p);
 
-	if (e->loss_quiet && g < (s64)p->grad) {
+	if (e->loss_quiet && g < t) {
 		e->grad_rounds = 0;
 		return ETC_EV_NONE;
 	}
-	if (g < (s64)(p->grad >> 2) || e->idle_rounds >= ETC_FORCE_INC_ROUNDS)
+	if (4 * g < t || e->idle_rounds >= ETC_FORCE_INC_ROUNDS)
 		return etc_rate_increase(e, p);
-	if (g < (s64)p->grad) {
+	if (g < t) {
 		e->grad_rounds = 0;
 		etc_count_idle(e);
 		return ETC_EV_NONE;

@@ -50,8 +50,10 @@ static struct cc_q16_param etc_k = CC_Q16_PARAM(1, 5000, 1, 0, 4, 0);
 static struct cc_q16_param etc_grad = CC_Q16_PARAM(0, 1000, 0, 100, 10, 0);
 
 static unsigned int etc_burst = 8;
+static unsigned int etc_grad_floor_us = 1000;
 
-#define ETC_BURST_MAX	32
+#define ETC_BURST_MAX		32
+#define ETC_GRAD_FLOOR_MAX_US	100000
 
 static int etc_burst_set(const char *val, const struct kernel_param *kp)
 {
@@ -68,6 +70,21 @@ static const struct kernel_param_ops etc_burst_ops = {
 	.get = param_get_uint,
 };
 
+static int etc_grad_floor_set(const char *val, const struct kernel_param *kp)
+{
+	if (param_set_uint_minmax(val, kp, 0, ETC_GRAD_FLOOR_MAX_US)) {
+		pr_err("grad_floor_us: refused: an integer from 0 to %u expected\n",
+		       ETC_GRAD_FLOOR_MAX_US);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops etc_grad_floor_ops = {
+	.set = etc_grad_floor_set,
+	.get = param_get_uint,
+};
+
 module_param_cb(alpha, &cc_q16_param_ops, &etc_alpha, 0644);
 MODULE_PARM_DESC(alpha, "log base of the rate increase, Eq. 1 (1.5 .. 16, or \"e\"; default e)");
 module_param_cb(eta, &cc_q16_param_ops, &etc_eta, 0644);
@@ -76,6 +93,8 @@ module_param_cb(k, &cc_q16_param_ops, &etc_k, 0644);
 MODULE_PARM_DESC(k, "stable stage cap of the pulling rate in rounds without a queue, k x r_max (1 .. 4; default 1.5)");
 module_param_cb(grad_thresh, &cc_q16_param_ops, &etc_grad, 0644);
 MODULE_PARM_DESC(grad_thresh, "RTT gradient that triggers a decrease, as a fraction of the min RTT (0.01 .. 10; default 0.1)");
+module_param_cb(grad_floor_us, &etc_grad_floor_ops, &etc_grad_floor_us, 0644);
+MODULE_PARM_DESC(grad_floor_us, "least RTT rise in us that triggers a decrease, whatever the min RTT (0 .. 100000; default 1000)");
 module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);
 MODULE_PARM_DESC(burst, "packets per micro-burst N, the most (2 .. 32; default 8; halved per socket, down to 2, while bursts overflow a shallow buffer)");
 
@@ -85,6 +104,7 @@ static void etc_read_params(struct etc_params *p)
 	p->eta = READ_ONCE(etc_eta.val);
 	p->k = READ_ONCE(etc_k.val);
 	p->grad = READ_ONCE(etc_grad.val);
+	p->grad_floor_us = READ_ONCE(etc_grad_floor_us);
 	p->burst = READ_ONCE(etc_burst);
 }
 

@@ -18,7 +18,8 @@
  * (0.0002), ACKN=packets per ACK in order (2; GRO at the receiver
  * stretches ACKs to up to 45 for 64 KiB), DEFER=0 to send a
  * cwnd-limited ETC skb as soon as one packet fits
- * (default: as tcp_tso_should_defer()), V=F to trace ETC flow F's events.
+ * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
+ * floor in us (1000), V=F to trace ETC flow F's events.
  *
  * What it models of the stack and the glue (tcp_etc.c): EDT pacing of
  * skbs of max(N, 1 ms of data) segments that leave back to back; the
@@ -723,6 +724,7 @@ static int model_init(int argc, char **argv)
 	}
 	m.p = (struct etc_params){ .alpha = 178145, .eta = 19661,
 				   .k = 98304, .grad = 6554,
+				   .grad_floor_us = (u32)env_f("GF", 1000),
 				   .burst = (u32)env_f("N", 8) };
 	m.bucket = env_f("BUCKET", m.c * 0.005);
 	if (m.bucket < WIRE)

@@ -57,6 +57,7 @@ static struct etc_params defaults(void)
 		.eta = (u32)(0.3 * Q + 0.5),
 		.k = (u32)(1.5 * Q + 0.5),
 		.grad = (u32)(0.1 * Q + 0.5),
+		.grad_floor_us = 1000,
 		.burst = 8,
 	};
 	return p;
@@ -679,6 +680,67 @@ static void test_queue_seen_expired(void)
 	    "queue: a min RTT that expired above the round's RTT is no queue",
 	    "before %d after %d, min %u round %u", before, after,
 	    e.min_rtt_us, e.rtt_round_us);
+}
+
+/*
+ * grad_floor_us: on a 2 ms path a rise of 0.6 ms is above a tenth of the
+ * min RTT but below a 1 ms floor: no decrease, no queue seen.  A rise
+ * within a quarter of the floor still increases; a rise past the floor
+ * decreases; on a 40 ms path the floor changes nothing.
+ */
+#define RATE_2MS	100000000ULL	/* bytes/s, above the 2 ms path's floor */
+
+static void gradient_state_2ms(struct etc_core *e)
+{
+	gradient_state(e);
+	e->min_rtt_us = 2000;
+	e->rtt_ref_us = 2000;
+	e->rate = RATE_2MS;
+	e->rp = 2 * RATE_2MS;
+	e->rcv_now = RATE_2MS / 10 * 8;
+}
+
+static bool decreased_2ms(enum etc_event ev, const struct etc_core *e)
+{
+	return (ev == ETC_EV_DRAIN || ev == ETC_EV_DECREASE) &&
+	       e->rate < RATE_2MS;
+}
+
+static void test_grad_floor(void)
+{
+	struct etc_params p = defaults();
+	enum etc_event ev0, ev1, ev2, ev3, ev4;
+	struct etc_core e;
+	bool seen0, seen1, dec0, ok2;
+
+	p.grad_floor_us = 0;
+	gradient_state_2ms(&e);
+	ev0 = grad_round(&e, &p, 8 * p.burst, 2600);
+	dec0 = decreased_2ms(ev0, &e);
+	seen0 = etc_queue_seen(&e, &p);
+	p.grad_floor_us = 1000;
+	gradient_state_2ms(&e);
+	ev1 = grad_round(&e, &p, 8 * p.burst, 2600);
+	seen1 = etc_queue_seen(&e, &p);
+	tap(dec0 && ev1 == ETC_EV_NONE && e.rate == RATE_2MS && seen0 && !seen1,
+	    "gradient floor: +0.6 ms on a 2 ms path decreases without a floor, not with 1 ms",
+	    "events %d %d, queue seen %d %d, rate %llu", ev0, ev1, seen0,
+	    seen1, (unsigned long long)e.rate);
+
+	gradient_state_2ms(&e);
+	ev2 = grad_round(&e, &p, 8 * p.burst, 2200);
+	ok2 = ev2 == ETC_EV_INCREASE && e.rate > RATE_2MS;
+	gradient_state_2ms(&e);
+	ev3 = grad_round(&e, &p, 8 * p.burst, 3100);
+	tap(ok2 && decreased_2ms(ev3, &e),
+	    "gradient floor: +0.2 ms increases, +1.1 ms decreases",
+	    "events %d %d, rate %llu", ev2, ev3, (unsigned long long)e.rate);
+
+	gradient_state(&e);
+	ev4 = grad_round(&e, &p, 8 * p.burst, 44100);
+	tap(decreased(ev4, &e),
+	    "gradient floor: below a tenth of a 40 ms min RTT it changes nothing",
+	    "event %d, rate %llu", ev4, (unsigned long long)e.rate);
 }
 
 /* A whole round's end of 64 packets in 40 ms, @lost lost, min RTT @rtt_us. */
@@ -1918,6 +1980,7 @@ int main(void)
 	test_inflight_hi();
 	test_loss_quiet();
 	test_queue_seen_expired();
+	test_grad_floor();
 	test_inflight_hi_cwnd_limited();
 	test_burst_adapt();
 	test_sim_single();

@@ -57,12 +57,20 @@ echo 0 >$P/eta 2>/dev/null && bad=1
 echo 1 >$P/eta 2>/dev/null && bad=1
 echo 0.5 >$P/k 2>/dev/null && bad=1
 echo 33 >$P/burst 2>/dev/null && bad=1
+floor0=$(cat $P/grad_floor_us)
+for v in 100001 -1 1ms ""; do
+	echo "$v" >$P/grad_floor_us 2>/dev/null && bad=1
+done
+floor1=$(cat $P/grad_floor_us)
 after=$(cat $P/alpha)
 echo 3.5 >$P/alpha && good=$(cat $P/alpha)
 echo e >$P/alpha
-tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = 3.5000 ] && echo 1)" \
+echo 0 >$P/grad_floor_us && gf=$(cat $P/grad_floor_us)
+echo "$floor0" >$P/grad_floor_us
+tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = 3.5000 ] &&
+	[ "$floor0" = 1000 ] && [ "$floor1" = 1000 ] && [ "$gf" = 0 ] && echo 1)" \
 	"bad parameter writes refused, state unchanged" \
-	"alpha $before -> $after, 3.5 -> ${good:-?}, eta $(cat $P/eta) k $(cat $P/k) grad $(cat $P/grad_thresh) burst $(cat $P/burst)"
+	"alpha $before -> $after, 3.5 -> ${good:-?}, grad_floor_us $floor0 -> $floor1, 0 -> ${gf:-?}, eta $(cat $P/eta) k $(cat $P/k) grad $(cat $P/grad_thresh) burst $(cat $P/burst)"
 
 cleanup() {
 	for n in $NS_S $NS_R $NS_C etc-lo; do ip netns del $n 2>/dev/null; done
