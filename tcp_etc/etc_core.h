@@ -234,7 +234,8 @@ struct etc_core {
 	u32 burst_t0;
 	u32 burst_t1;
 	u32 burst_d0;		/* delivered at its first ACK */
-	u32 rp_pkts;		/* this round: packets and time of closed bursts */
+	u16 rp_pkts;		/* this round: packets and time of closed bursts */
+	u16 rp_queue;		/* Rp of the last round behind a queue, packed */
 	u32 rp_us;
 	u32 phase_start_us;	/* DRAIN, HOLD: when the phase began */
 	u32 inflight_hi;	/* in-flight cap after heavy loss, packets, 0: none */
@@ -538,8 +539,8 @@ static inline void etc_close_burst(struct etc_core *e)
 	 */
 	if (e->min_rtt_us != ETC_NO_RTT && us > e->min_rtt_us)
 		return;
-	if (e->rp_pkts > U32_MAX - pkts || e->rp_us > U32_MAX - us)
-		return;
+	if (e->rp_pkts > U16_MAX - pkts || e->rp_us > U32_MAX - us)
+		return;		/* enough of a sample for one round */
 	e->rp_pkts += pkts;
 	e->rp_us += us;
 }
@@ -692,10 +693,34 @@ static inline u64 etc_single_ack_rp(const struct etc_core *e,
 	return bound > rp ? bound : rp;
 }
 
+/*
+ * A rate in 16 bits: an 11-bit mantissa and a 5-bit shift, 0.1 % apart,
+ * up to 2^42 bytes/s.  The state is at ICSK_CA_PRIV_SIZE; a bound on a
+ * cap needs no more precision.
+ */
+#define ETC_PACK_MANT_BITS	11
+#define ETC_PACK_MANT_MAX	((1U << ETC_PACK_MANT_BITS) - 1)
+#define ETC_PACK_SHIFT_MAX	31
+
+static inline u16 etc_rate_pack(u64 r)
+{
+	u32 sh = fls64(r) > ETC_PACK_MANT_BITS ? fls64(r) - ETC_PACK_MANT_BITS : 0;
+
+	if (sh > ETC_PACK_SHIFT_MAX)
+		return U16_MAX;
+	return (u16)(sh << ETC_PACK_MANT_BITS | (u32)(r >> sh));
+}
+
+static inline u64 etc_rate_unpack(u16 v)
+{
+	return (u64)(v & ETC_PACK_MANT_MAX) << (v >> ETC_PACK_MANT_BITS);
+}
+
 /* The round's pulling rate: burst dispersion, corrected by r_max. */
 static inline void etc_update_rp(struct etc_core *e,
 				 const struct etc_params *p, u32 mss, u32 pkts)
 {
+	bool queue = etc_queue_seen(e, p);
 	u64 rp = 0;
 
 	if (e->rp_us)
@@ -712,10 +737,21 @@ static inline void etc_update_rp(struct etc_core *e,
 	 * gives the smaller flow the larger step (sec. 5.3).  Capped at
 	 * k x r_max each flow would step by the same f(k) and an unfair
 	 * split would stay.  Without a queue a token bucket with tokens to
-	 * spare may pass a burst at line rate, and the cap stands.
+	 * spare may pass a burst at line rate, and the cap stands; but
+	 * flows that drain in turn see a queue only in the rounds that
+	 * decrease, so 3/4 of the last pulling rate behind a queue still
+	 * bounds the cap from below and the smaller flow keeps its larger
+	 * step between queues.
 	 */
-	if (e->stage == ETC_STABLE && !etc_queue_seen(e, p)) {
+	if (queue)
+		e->rp_queue = etc_rate_pack(rp);
+	if (e->stage == ETC_STABLE && !queue) {
 		u64 cap = fp_mul(e->rcv_max, p->k);
+		u64 q = etc_rate_unpack(e->rp_queue);
+
+		q -= q >> 2;
+		if (cap < q)
+			cap = q;
 
 		if (rp > cap)
 			rp = cap;
@@ -1135,6 +1171,7 @@ static inline void etc_on_rto(struct etc_core *e, const struct etc_params *p,
 	e->raised = 0;
 	e->keeps = 0;
 	e->rcv_max = 0;
+	e->rp_queue = 0;
 	e->stage = ETC_DETECT;
 	e->stall_rounds = 0;
 	etc_end_phase(e);

@@ -19,7 +19,8 @@
  * stretches ACKs to up to 45 for 64 KiB), DEFER=0 to send a
  * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
- * floor in us (1000), V=F to trace ETC flow F's events.
+ * floor in us (1000), STAGGER=S to start flow f at f x S seconds (0),
+ * V=F to trace ETC flow F's events.
  *
  * What it models of the stack and the glue (tcp_etc.c): EDT pacing of
  * skbs of max(N, 1 ms of data) segments that leave back to back; the
@@ -680,7 +681,7 @@ static void *zalloc(size_t n, size_t sz)
 	return p;
 }
 
-static void flow_init(struct flow *x, int cubic)
+static void flow_init(struct flow *x, int cubic, double start)
 {
 	x->cubic = cubic;
 	x->tx = zalloc(MAXTX, sizeof(*x->tx));
@@ -697,11 +698,13 @@ static void flow_init(struct flow *x, int cubic)
 	x->ssthresh = 1e9;
 	x->wake_t = -1;
 	if (!cubic)
-		etc_core_init(&x->e, PMSS, (u32)(m.base * 1e6), 0);
+		etc_core_init(&x->e, PMSS, (u32)(m.base * 1e6),
+			      (u32)(start * 1e6));
 }
 
 static int model_init(int argc, char **argv)
 {
+	double stagger;
 	int f, ncubic;
 
 	if (argc < 8) {
@@ -741,10 +744,13 @@ static int model_init(int argc, char **argv)
 	m.trace = (int)env_f("V", -1);
 	m.qdep = zalloc(MAXTX, sizeof(double));
 	m.qd = zalloc(MAXTX, sizeof(double));
+	stagger = env_f("STAGGER", 0);
 	for (f = 0; f < m.nf + ncubic; f++) {
-		flow_init(&fl[f], f >= m.nf);
-		/* flows start together, up to 5 ms apart */
-		push(0.005 * rnd(), EV_SEND, f, 0);
+		/* flow f starts at f x STAGGER, jittered by up to 5 ms */
+		double start = f * stagger + 0.005 * rnd();
+
+		flow_init(&fl[f], f >= m.nf, start);
+		push(start, EV_SEND, f, 0);
 	}
 	m.nf += ncubic;
 	return 0;

@@ -507,21 +507,46 @@ static void test_stages(void)
  * smaller flow the larger step.  With Rp capped at k x r_max = 18 and
  * 12 Mbit/s both step by f(1.5), and the larger flow gains more.
  */
+static void stable_round(struct etc_core *e, const struct etc_params *p,
+			 u64 s, u32 rtt_round_us)
+{
+	etc_core_init(e, MSS, 40000, 0);
+	e->stage = ETC_STABLE;
+	e->rate = s;
+	e->rcv = s;
+	e->rcv_max = s;
+	e->min_rtt_us = 40000;
+	e->rtt_round_us = rtt_round_us;
+	e->rp_pkts = 1000;
+	e->rp_us = 579200;			/* 1000 x 1448 B in 20 Mbit/s */
+	etc_update_rp(e, p, MSS, 40);
+}
+
 static double stable_step(double s_mbit, u32 rtt_round_us)
 {
 	struct etc_params p = defaults();
 	struct etc_core e;
 	u64 s = (u64)(s_mbit * 1e6 / 8);
 
-	etc_core_init(&e, MSS, 40000, 0);
-	e.stage = ETC_STABLE;
-	e.rate = s;
-	e.rcv = s;
-	e.rcv_max = s;
-	e.min_rtt_us = 40000;
-	e.rtt_round_us = rtt_round_us;
-	e.rp_pkts = 1000;
-	e.rp_us = 579200;			/* 1000 x 1448 B in 20 Mbit/s */
+	stable_round(&e, &p, s, rtt_round_us);
+	return mbit(etc_increase(e.rate, e.rp, p.alpha) - s);
+}
+
+/*
+ * The same flows a round after the one behind the queue, in a round
+ * without one whose bursts passed at line rate (8 packets in 10 us):
+ * 3/4 of the last pulling rate behind a queue bounds the cap from below.
+ */
+static double stable_step_after_queue(double s_mbit)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	u64 s = (u64)(s_mbit * 1e6 / 8);
+
+	stable_round(&e, &p, s, 48000);
+	e.rtt_round_us = 41000;
+	e.rp_pkts = 8;
+	e.rp_us = 10;
 	etc_update_rp(&e, &p, MSS, 40);
 	return mbit(etc_increase(e.rate, e.rp, p.alpha) - s);
 }
@@ -534,9 +559,38 @@ static void test_stable_fairness(void)
 	tap(small > big && small + 8 < big + 12,
 	    "stable stage behind a queue: the smaller flow's Eq. 1 step is larger (sec. 5.3)",
 	    "steps %.2f (8 Mbit/s) and %.2f (12 Mbit/s)", small, big);
+	double big1 = stable_step_after_queue(12);
+	double small1 = stable_step_after_queue(8);
+
 	tap(fabs(small0 / 8 - big0 / 12) < 0.01,
 	    "stable stage without a queue: Rp capped at k x r_max, equal relative steps",
 	    "steps %.2f (8 Mbit/s) and %.2f (12 Mbit/s)", small0, big0);
+	tap(small1 / 8 > big1 / 12 + 0.05 && small1 + 8 < big1 + 12,
+	    "stable stage between queues: 3/4 of the last Rp behind one lifts the smaller flow's cap",
+	    "steps %.2f (8 Mbit/s) and %.2f (12 Mbit/s)", small1, big1);
+}
+
+/* The 16-bit rate: within 0.1 % below, saturating above 2^42 bytes/s. */
+static void test_rate_pack(void)
+{
+	static const u64 rates[] = { 0, 1, 2047, 2048, 2049, 125000, 2500000,
+				     1250000000, 12500000000ULL,
+				     (1ULL << 42) - 1 };
+	int ok = 1;
+	u64 worst = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		u64 r = rates[i], u = etc_rate_unpack(etc_rate_pack(r));
+
+		ok &= u <= r && r - u <= r >> 10;
+		if (u > r)
+			worst = r;
+	}
+	ok &= etc_rate_pack(1ULL << 50) == U16_MAX &&
+	      etc_rate_unpack(U16_MAX) == (u64)ETC_PACK_MANT_MAX << ETC_PACK_SHIFT_MAX;
+	tap(ok, "Rp behind a queue packs into 16 bits within 0.1 %, saturating",
+	    "worst %llu", (unsigned long long)worst);
 }
 
 /* One round of @pkts packets whose min RTT is @rtt_us; the rate update. */
@@ -1981,6 +2035,7 @@ int main(void)
 	test_loss_quiet();
 	test_queue_seen_expired();
 	test_grad_floor();
+	test_rate_pack();
 	test_inflight_hi_cwnd_limited();
 	test_burst_adapt();
 	test_sim_single();
