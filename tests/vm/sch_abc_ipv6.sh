@@ -75,16 +75,19 @@ ip netns exec $nsd iperf3 -s -D -1 -p 5201 >/dev/null 2>&1
 ip netns exec $nsd iperf3 -s -D -1 -p 5202 >/dev/null 2>&1
 ip netns exec $nsd iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
 sleep 1
-# Guests are slow (TCG): the flows run until every check is done.
+# Guests are slow (TCG): the flows run until every check is done.  The
+# ECN flows start first: their handshakes (and iperf3's control
+# connections) are Not-ECT and would wait behind the flood below.
 ip netns exec $nss iperf3 -6 -c $dst -p 5201 -t 200 -C cubic >/dev/null 2>&1 &
 pids+=($!)
+ip netns exec $nss iperf3 -6 -c $dst -p 5203 -u -b 1M -t 200 --tos 1 >/dev/null 2>&1 &
+pids+=($!)
+sleep 2
 # Not-ECT UDP above the link rate: the other queue stands.  It grows by
 # up to 600 packets a second; the limit of 10000 is far from reached
 # before the retune below, so nothing is dropped there.
 ip netns exec $nss iperf3 -6 -c $dst -p 5202 -u -b 12M -t 200 --tos 0 \
 	>"$RESULTS/sch_abc-udp5202.log" 2>&1 &
-pids+=($!)
-ip netns exec $nss iperf3 -6 -c $dst -p 5203 -u -b 1M -t 200 --tos 1 >/dev/null 2>&1 &
 pids+=($!)
 sleep 3
 # Live retune in the middle of the run: the queue and counters stay.
@@ -195,11 +198,12 @@ tc -n $nsr qdisc add dev $dev parent 1:1 handle 10: abc
 ip netns exec $nsd iperf3 -s -D -1 -p 5205 >/dev/null 2>&1
 ip netns exec $nsd iperf3 -s -D -1 -p 5206 >/dev/null 2>&1
 sleep 1
-ip netns exec $nss iperf3 -6 -c $dst -p 5205 -u -b 12M -t 200 --tos 0 \
-	>"$RESULTS/sch_abc-udp5205.log" 2>&1 &
-pids+=($!)
 ip netns exec $nss iperf3 -6 -c $dst -p 5206 -u -b 1M -t 200 --tos 2 \
 	>"$RESULTS/sch_abc-udp5206.log" 2>&1 &
+pids+=($!)
+sleep 1
+ip netns exec $nss iperf3 -6 -c $dst -p 5205 -u -b 12M -t 200 --tos 0 \
+	>"$RESULTS/sch_abc-udp5205.log" 2>&1 &
 pids+=($!)
 sleep 5
 st=$(tc -n $nsr -s -j qdisc show dev $dev parent 1:1)
