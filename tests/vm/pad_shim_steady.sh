@@ -4,10 +4,11 @@
 # pad_bbr against bbr on the standard steady link (netlab: 20 Mbit/s,
 # 40 ms, 1 BDP tbf), in the same guest, runs in ABBA order so that a slow
 # spell of the shared host hits both about equally.  PAD must not cost
-# anything on a steady path: hard margins of 15 % on goodput and RTT p50,
-# and the issue's 3 % on goodput whenever bbr's own two runs agree within
-# 3 %.  The issue's 3 % on RTT is a TODO case (reported, not failed): bbr's
-# RTT p50 moves by more than that from run to run in a TCG guest.
+# anything on a steady path ("no worse than bbr"): hard margins of 15 % on
+# goodput (not lower) and RTT p50 (not higher), and the issue's 3 % on
+# goodput whenever bbr's own two runs agree within 3 %.  The issue's 3 % on
+# RTT is a TODO case (reported, not failed): bbr's RTT p50 moves by more
+# than that from run to run in a TCG guest.
 source "$(dirname "$0")/lib.sh"
 require_root
 require_tools iperf3 jq
@@ -142,38 +143,38 @@ if [ $ok = 1 ]; then
 			'BEGIN { if (a < b) { t = a; a = b; b = t }; printf "%.3f", (b > 0) ? a / b : 99 }')
 		tap_diag "bbr against itself (bbr1, bbr2): goodput $gself, RTT p50 $rself (larger / smaller)"
 	fi
-	g3="pad_bbr goodput within 3 % of bbr's (steady link)"
-	r3="pad_bbr RTT p50 within 3 % of bbr's (steady link)"
+	g3="pad_bbr goodput at most 3 % below bbr's (steady link)"
+	r3="pad_bbr RTT p50 at most 3 % above bbr's (steady link)"
 	if [ -z "$keep_bbr" ] || [ -z "$keep_pad" ]; then
 		why="guest stalled in every run of a CCA:$stalled"
-		tap_skip "pad_bbr goodput within 15 % of bbr's (steady link, ratio $gr)" "$why"
-		tap_skip "pad_bbr RTT p50 within 15 % of bbr's (steady link, ratio $rr)" "$why"
+		tap_skip "pad_bbr goodput at most 15 % below bbr's (steady link, ratio $gr)" "$why"
+		tap_skip "pad_bbr RTT p50 at most 15 % above bbr's (steady link, ratio $rr)" "$why"
 		tap_skip "$g3" "$why"
 		tap_skip "$r3" "$why"
 	elif [ "$(fge "$gmin" 14)" = 1 ]; then
-		tap_check "$(fin "$gr" 0.85 1.15)" "pad_bbr goodput within 15 % of bbr's (steady link)" "ratio $gr"
-		tap_check "$(fin "$rr" 0.85 1.15)" "pad_bbr RTT p50 within 15 % of bbr's (steady link)" "ratio $rr"
+		tap_check "$(fge "$gr" 0.85)" "pad_bbr goodput at most 15 % below bbr's (steady link)" "ratio $gr"
+		tap_check "$(fle "$rr" 1.15)" "pad_bbr RTT p50 at most 15 % above bbr's (steady link)" "ratio $rr"
 		if [ -z "$gself" ]; then
 			tap_skip "$g3 (ratio $gr)" "no yardstick: fewer than two bbr runs count"
 		elif [ "$(fle "$gself" 1.03)" = 1 ]; then
-			tap_check "$(fin "$gr" 0.97 1.03)" "$g3" "ratio $gr; bbr against itself $gself"
+			tap_check "$(fge "$gr" 0.97)" "$g3" "ratio $gr; bbr against itself $gself"
 		else
 			tap_skip "$g3 (ratio $gr)" "bbr's own two runs differ by $gself: this guest cannot resolve 3 %"
 		fi
-		tap_todo "$(fin "$rr" 0.97 1.03)" "$r3" "ratio $rr; bbr against itself ${rself:-unknown}" \
+		tap_todo "$(fle "$rr" 1.03)" "$r3" "ratio $rr; bbr against itself ${rself:-unknown}" \
 			"target of the issue; bbr's own RTT p50 moves more between runs in a TCG guest"
 	else
 		why="guest starved: a bbr run reached only $gmin Mbit/s of 20"
-		tap_skip "pad_bbr goodput within 15 % of bbr's (steady link, ratio $gr)" "$why"
-		tap_skip "pad_bbr RTT p50 within 15 % of bbr's (steady link, ratio $rr)" "$why"
+		tap_skip "pad_bbr goodput at most 15 % below bbr's (steady link, ratio $gr)" "$why"
+		tap_skip "pad_bbr RTT p50 at most 15 % above bbr's (steady link, ratio $rr)" "$why"
 		tap_skip "$g3" "$why"
 		tap_skip "$r3" "$why"
 	fi
 else
-	tap_fail "pad_bbr goodput within 15 % of bbr's (steady link)" "netlab failed: $(tail -n 3 "$RESULTS"/pad-*.log)"
-	tap_fail "pad_bbr RTT p50 within 15 % of bbr's (steady link)" "netlab failed"
-	tap_skip "pad_bbr goodput within 3 % of bbr's (steady link)" "netlab failed"
-	tap_skip "pad_bbr RTT p50 within 3 % of bbr's (steady link)" "netlab failed"
+	tap_fail "pad_bbr goodput at most 15 % below bbr's (steady link)" "netlab failed: $(tail -n 3 "$RESULTS"/pad-*.log)"
+	tap_fail "pad_bbr RTT p50 at most 15 % above bbr's (steady link)" "netlab failed"
+	tap_skip "pad_bbr goodput at most 3 % below bbr's (steady link)" "netlab failed"
+	tap_skip "pad_bbr RTT p50 at most 3 % above bbr's (steady link)" "netlab failed"
 fi
 if [ -f $ev ]; then
 	echo 0 >$ev
