@@ -10,7 +10,9 @@
  *
  * Prints each flow's goodput over [WARMUP_S, DURATION_S], ETC's share
  * over CUBIC's (with a CUBIC flow), the bottleneck's drop rate, the
- * retransmissions and RTOs, and the queueing delay's mean and p95.
+ * retransmissions and RTOs, the queueing delay's mean and p95, and each
+ * flow's convergence time as netlab measures it (the first 0.5 s bin
+ * from which its goodput stays within 25 % of its fair share for 2 s).
  * Environment: N=packets per burst (8), BUCKET=bytes of the token bucket
  * (5 ms at C; 1514 for a plain serialising link), LINE=sender line rate
  * in Mbit/s (1000), LOSS=random loss on the data path (0.01 = 1 %),
@@ -20,7 +22,8 @@
  * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
  * floor in us (1000), STAGGER=S to start flow f at f x S seconds (0),
- * V=F to trace ETC flow F's events.
+ * V=F to trace ETC flow F's events, BINS=1 to print each flow's goodput
+ * per 0.5 s.
  *
  * What it models of the stack and the glue (tcp_etc.c): EDT pacing of
  * skbs of max(N, 1 ms of data) segments that leave back to back; the
@@ -47,6 +50,8 @@
 #define PMSS		1448U
 #define DELACK		0.040
 #define RTO_MIN		0.200
+#define BIN		0.5	/* netlab's goodput interval */
+#define NBIN		1024
 /* V=F: time, flow, event, N, stage, s, Rp, r, last r, r_max (Mbit/s), ... */
 #define TRACE_FMT "%8.3f f%d ev %d N %u st %d rate %.2f rp %.2f rcv %.2f now %.2f max %.2f cwnd %u hi %u infl %u lost %u\n"
 #define REPORT_FMT "util %.3f etc %.3f share %.3f jain %.3f drops %.2f%% retrans %ld rtos %ld qdelay mean %.1f p95 %.1f ms\n"
@@ -97,7 +102,7 @@ struct flow {
 	long na_h, na_t;
 	double ack_last;
 	/* stats */
-	double goodput_bytes;
+	double goodput_bytes, first_byte, bins[NBIN];
 	long retrans, rtos, events[16];
 };
 
@@ -370,7 +375,13 @@ static void on_arrive(struct flow *x, int f, double now, long i)
 	    x->rcv_high != x->rcv_nxt)
 		now_ack = 1;	/* duplicate, out of order or hole filled */
 	if (!x->got_r[k->seq]) {
+		long b = (long)(now / BIN);
+
 		x->got_r[k->seq] = 1;
+		if (x->first_byte < 0)
+			x->first_byte = now;
+		if (b < NBIN)
+			x->bins[b] += PMSS;
 		if (now >= m.warm && now < m.dur)
 			x->goodput_bytes += PMSS;
 	}
@@ -633,6 +644,40 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * As netlab's convergence_s: the first 0.5 s bin from which flow f's
+ * goodput stays within 25 % of its fair share for 2 s, in seconds after
+ * its first byte; -1 if never.
+ */
+static double convergence(int f)
+{
+	const struct flow *x = &fl[f];
+	long b0, b, nb = (long)(m.dur / BIN), need = (long)(2.0 / BIN), run = 0;
+	double cap = m.c * PMSS / WIRE * 8 / 1e6;
+	int g;
+
+	if (x->first_byte < 0)
+		return -1;
+	if (nb > NBIN)
+		nb = NBIN;
+	b0 = (long)ceil(x->first_byte / BIN - 1e-9);
+	for (b = b0; b < nb; b++) {
+		double mid = (b + 0.5) * BIN, fair, got;
+		int n = 0;
+
+		for (g = 0; g < m.nf; g++)
+			if (fl[g].first_byte >= 0 && fl[g].first_byte <= mid)
+				n++;
+		fair = cap / (n ? n : 1);
+		got = x->bins[b] * 8 / BIN / 1e6;
+		run = fabs(got - fair) <= 0.25 * fair ? run + 1 : 0;
+		if (run >= need)
+			return (b - need + 1) * BIN - x->first_byte > 0 ?
+			       (b - need + 1) * BIN - x->first_byte : 0;
+	}
+	return -1;
+}
+
 static void report(void)
 {
 	double win = m.dur - m.warm, cap = m.c * PMSS / WIRE * win;
@@ -651,7 +696,14 @@ static void report(void)
 			       x->events[ETC_EV_INCREASE], x->events[ETC_EV_DRAIN],
 			       x->events[ETC_EV_DECREASE], x->events[ETC_EV_LOSS],
 			       x->events[ETC_EV_KEEP]);
-		printf("\n");
+		printf(", conv %.1f s\n", convergence(f));
+		if (getenv("BINS")) {
+			long b;
+
+			for (b = 0; b < (long)(m.dur / BIN) && b < NBIN; b++)
+				printf(" %.1f", x->bins[b] * 8 / BIN / 1e6);
+			printf("\n");
+		}
 		sq += x->goodput_bytes * x->goodput_bytes;
 		if (x->cubic)
 			cub += x->goodput_bytes;
@@ -697,6 +749,7 @@ static void flow_init(struct flow *x, int cubic, double start)
 	x->cw = 10;
 	x->ssthresh = 1e9;
 	x->wake_t = -1;
+	x->first_byte = -1;
 	if (!cubic)
 		etc_core_init(&x->e, PMSS, (u32)(m.base * 1e6),
 			      (u32)(start * 1e6));
