@@ -121,6 +121,26 @@ netlab_check() {
 	return 0
 }
 
+# short_of_pacing FILE I RTT_MS: why flow I of netlab's FILE (a
+# result.json) shows a stalled guest, or nothing: it delivered less than
+# 70 % of its own median pacing rate while its RTT p50 stayed at most
+# RTT_MS (no queue to speak of) and its median cwnd allowed that rate.
+# The CCA asked for more than the guest sent; a CCA fault shows in its
+# pacing rate or cwnd instead (Documentation/pad_shim.rst, Tests).
+short_of_pacing() {
+	jq -r --argjson i "$2" --argjson rmax "$3" '
+		def med(s): [s | select(. != null)] | sort
+			| if length > 0 then .[length / 2 | floor] else 0 end;
+		.flows[$i] as $f
+		| med($f.pacing_rate_series.mbps[]?) as $pace
+		| med($f.cwnd_series.packets[]?) as $cwnd
+		| ($f.goodput_mbps // 0) as $g | ($f.rtt.p50 // 0) as $r
+		| if $r > 0 and $r <= $rmax and $g < 0.7 * $pace
+		     and $cwnd * 1448 * 8 / ($r * 1000) >= $pace
+		  then "\($g) Mbit/s at a median pacing rate of \($pace), cwnd \($cwnd), RTT p50 \($r) ms"
+		  else "" end' "$1" 2>/dev/null
+}
+
 # refcounts MODULE...: "name=refcnt " for each ("gone" if not loaded).
 refcounts() {
 	local m r

@@ -95,21 +95,17 @@ if [ $ok = 1 ]; then
 	# can resolve).  On RTT p50 bbr against itself differed by 1-14 %
 	# between 30 s runs in one guest (Documentation/pad_shim.rst), so the
 	# 3 % on RTT stays a TODO case, not a loosened threshold.
-	median() { echo "[.flows[0].$1[] | select(. != null)] | sort | if length > 0 then .[length / 2 | floor] else 0 end"; }
 	stalled=
 	keep_bbr=
 	keep_pad=
 	for t in $(echo "bbr1 pad1 pad2 bbr2" | cut -d" " -f1-$done_runs); do
 		g=$(get $t .flows[0].goodput_mbps)
 		p50=$(get $t .flows[0].rtt.p50)
-		pace=$(get $t "$(median pacing_rate_series.mbps)")
-		cwnd=$(get $t "$(median cwnd_series.packets)")
+		short=$(short_of_pacing "$RESULTS/pad-$t/result.json" 0 50)
 		if [ "$(fle "$g" 10)" = 1 ] && [ "$(fge "$p50" 50)" = 1 ]; then
 			stalled="$stalled $t (below 10 Mbit/s, RTT p50 $p50 ms)"
-		elif [ "$(fle "$p50" 50)" = 1 ] &&
-			[ "$(awk -v g="$g" -v p="$pace" -v c="$cwnd" -v r="$p50" \
-				'BEGIN { print (g < 0.7 * p && r > 0 && c * 1448 * 8 / (r * 1000) >= p) ? 1 : 0 }')" = 1 ]; then
-			stalled="$stalled $t ($g Mbit/s at a median pacing rate of $pace, cwnd $cwnd)"
+		elif [ -n "$short" ]; then
+			stalled="$stalled $t ($short)"
 		else
 			case $t in bbr*) keep_bbr="$keep_bbr $t" ;; *) keep_pad="$keep_pad $t" ;; esac
 		fi
