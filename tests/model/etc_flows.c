@@ -660,7 +660,7 @@ static double convergence(int f)
 		return -1;
 	if (nb > NBIN)
 		nb = NBIN;
-	b0 = (long)ceil(x->first_byte / BIN - 1e-9);
+	b0 = (long)ceil(x->first_byte / BIN);
 	for (b = b0; b < nb; b++) {
 		double mid = (b + 0.5) * BIN, fair, got;
 		int n = 0;
@@ -672,8 +672,7 @@ static double convergence(int f)
 		got = x->bins[b] * 8 / BIN / 1e6;
 		run = fabs(got - fair) <= 0.25 * fair ? run + 1 : 0;
 		if (run >= need)
-			return (b - need + 1) * BIN - x->first_byte > 0 ?
-			       (b - need + 1) * BIN - x->first_byte : 0;
+			return fmax(0, (b - need + 1) * BIN - x->first_byte);
 	}
 	return -1;
 }
