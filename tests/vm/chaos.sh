@@ -5,9 +5,10 @@
 # pad_shim around bbr, etc, pcc and abc) with cubic and bbr as controls,
 # abused the way a busy host would:
 #  - TCP_CONGESTION switched back and forth mid-flow, every ordered pair,
-#    with data in flight, then an idle second (restart after idle) and
-#    more data; against a receiver with ECN off, SACK off, timestamps
-#    off, one running cubic and one running abc;
+#    on one connection per CCA, all at once, with data in flight, then
+#    an idle second (restart after idle) and more data; against a
+#    receiver with ECN off, SACK off, timestamps off, one running cubic
+#    and one running abc;
 #  - 64 parallel flows of each, with rmmod of its module tried under load;
 #  - 20 load/unload cycles.
 # Afterwards the modules' reference counts must be back where they were,
@@ -100,11 +101,12 @@ PYEOF
 	wait_listen $R $PORT
 }
 
-# The sender: one connection per CCA a; for every other b, switch to b
-# and back to a while the send buffer is full; then idle, resume, close.
+# The sender: one connection per CCA a, all at once, each in its own
+# thread; for every other b, switch to b and back to a while the send
+# buffer is full; then idle, resume, close.
 switch_all() {
 	ip netns exec $S python3 - $PORT $CCAS <<'PYEOF'
-import socket, sys, time
+import socket, sys, threading, time
 TCP_CONGESTION = 13
 port, ccas = int(sys.argv[1]), sys.argv[2:]
 chunk = b"x" * 65536
@@ -117,7 +119,7 @@ def name(s):
     # abc on its own ops, with a peer without ECN (Documentation/tcp_abc.rst)
     return "abc" if n == "abc-noecn" else n
 bad = []
-for a in ccas:
+def run(a):
     try:
         s = socket.socket()
         s.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, a.encode())
@@ -139,6 +141,11 @@ for a in ccas:
         s.close()
     except OSError as e:
         bad.append("%s: %s" % (a, e))
+threads = [threading.Thread(target=run, args=(a,)) for a in ccas]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
 print("; ".join(bad) if bad else "ok")
 PYEOF
 }
