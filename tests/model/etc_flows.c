@@ -21,7 +21,8 @@
  * stretches ACKs to up to 45 for 64 KiB), DEFER=0 to send a
  * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
- * floor in us (1000), STAGGER=S to start flow f at f x S seconds (0),
+ * floor in us (1000), ALPHA= and K= the module parameters (e, 1.5),
+ * STAGGER=S to start flow f at f x S seconds (0),
  * V=F to trace ETC flow F's events, BINS=1 to print each flow's goodput
  * per 0.5 s.
  *
@@ -777,8 +778,9 @@ static int model_init(int argc, char **argv)
 		fprintf(stderr, "bad arguments\n");
 		return 2;
 	}
-	m.p = (struct etc_params){ .alpha = 178145, .eta = 19661,
-				   .k = 98304, .grad = 6554,
+	m.p = (struct etc_params){ .alpha = (u32)(env_f("ALPHA", M_E) * 65536),
+				   .eta = 19661,
+				   .k = (u32)(env_f("K", 1.5) * 65536), .grad = 6554,
 				   .grad_floor_us = (u32)env_f("GF", 1000),
 				   .burst = (u32)env_f("N", 8) };
 	m.bucket = env_f("BUCKET", m.c * 0.005);
