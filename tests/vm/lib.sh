@@ -252,7 +252,7 @@ release_cc_socket() {
 # sch_abc.ko or q_abc.so is not built; otherwise loads both modules and
 # makes abc the initial namespace's default, which the receiver inherits
 # (it must run abc to echo each CE precisely).  The EXIT trap tears down
-# netlab's namespaces of PREFIX, restores the default and unloads tcp_abc.
+# netlab's namespaces of PREFIX, restores the default and unloads both.
 abc_e2e_setup() {
 	local prefix=$1 f c
 	shift
@@ -276,4 +276,5 @@ _abc_e2e_cleanup() {
 	"$TOP/scripts/netlab" teardown --all --prefix "$_abc_prefix" >/dev/null 2>&1
 	sysctl -qw net.ipv4.tcp_congestion_control="$_abc_old_cc"
 	rmmod tcp_abc 2>/dev/null
+	rmmod sch_abc 2>/dev/null
 }
