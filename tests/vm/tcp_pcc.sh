@@ -22,7 +22,7 @@ OUT=$RESULTS/tcp_pcc
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-tap_plan 15
+tap_plan 16
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_pcc built for $KVER" "no $ko (make modules-all)"
@@ -219,11 +219,16 @@ shares=$(jq -r '.summary.jain_goodputs_mbps // [] | map(tostring) | join(" / ")'
 # enough that the CI rehearsal took 64 minutes, six runs gave 0.797,
 # 0.894, 0.841 (6.1), 0.998, 0.765 and 0.674 (6.12): PCC's two-flow
 # fairness is not reliable in such a guest, so it is reported until it is.
+# What stays hard is that neither flow starves: Jain 0.6 is a 1 : 9.9
+# split of the link, below every run seen (0.674, 1 : 5.6, the lowest).
 if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
+	tap_check "$(fge "${jain:-0}" 0.6)" "two flows: Jain >= 0.6 once both run (neither starves)" \
+		"Jain ${jain:-?}, ${shares:-?} Mbit/s"
 	tap_todo "$(fge "${jain:-0}" 0.8)" "two flows: Jain >= 0.8 once both run" \
 		"Jain ${jain:-?}, ${shares:-?} Mbit/s" \
 		"issue 28's floor; not reliably met in a slow guest (tcp_pcc.rst)"
 else
+	tap_skip "two flows: Jain >= 0.6 once both run (Jain ${jain:-?})" "$starved"
 	tap_skip "two flows: Jain >= 0.8 once both run (Jain ${jain:-?})" "$starved"
 fi
 
