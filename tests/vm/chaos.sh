@@ -13,6 +13,9 @@
 #  - 20 load/unload cycles.
 # Afterwards the modules' reference counts must be back where they were,
 # every module must unload, and dmesg must be clean.
+#
+# About 180-250 s in a TCG guest; the runner's default 300 s is too close.
+# vm-timeout: 480
 source "$(dirname "$0")/lib.sh"
 require_root
 require_tools iperf3 python3 ss

@@ -23,6 +23,9 @@
 # reported (sch_abc's top-k table has at most 32 entries).
 # Afterwards the reference counts are back, every module unloads, and
 # dmesg is clean.
+#
+# About 190-200 s in a TCG guest.
+# vm-timeout: 480
 source "$(dirname "$0")/lib.sh"
 require_root
 require_tools python3 ip tc
