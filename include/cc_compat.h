@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel-version compatibility for the out-of-tree congestion controls
- * and qdiscs of this tree (Debian's 6.1 and 6.12 kernels).  Every
+ * and qdiscs of this tree (Debian's 6.1 and 6.12 kernels; 7.2 builds,
+ * Documentation/tcp_abc.rst).  Every
  * difference between the supported kernels is handled here, so module
  * code has no version tests of its own.
  *
@@ -10,6 +11,7 @@
  *   CC_CONG_CONTROL_ACK_FLAG  cong_control takes (sk, ack, flag, rs) (6.10+)
  *   CC_TCP_SEND_ACK_FLAGS     __tcp_send_ack takes (sk, rcv_nxt, flags) (6.12)
  *   CC_HAVE_NET_GSO_H         skb_gso_segment() is in <net/gso.h> (6.4+)
+ *   CC_CWND_EVENT_TX_START    CA_EVENT_TX_START goes to its own op (7.x)
  */
 #ifndef _CC_COMPAT_H
 #define _CC_COMPAT_H
@@ -71,6 +73,75 @@ static inline void cc_send_ack(struct sock *sk, u32 rcv_nxt)
 	__tcp_send_ack(sk, rcv_nxt);
 #endif
 }
+
+/*
+ * CA_EVENT_TX_START: kernels with the cwnd_event_tx_start op (7.x) pass
+ * it there instead of to cwnd_event.  A module handles every event in
+ * its cwnd_event, defines the op with
+ *	CC_DEFINE_CWND_EVENT_TX_START(foo_cwnd_event_tx_start, foo_cwnd_event);
+ * and sets it with cc_ops_set_tx_start() before registering.  The op
+ * calls the module's own function, never the socket's ops: under a
+ * wrapper such as pad_shim those are the wrapper's, which calls this op.
+ */
+#define CC_DEFINE_CWND_EVENT_TX_START(name, cwnd_event)		\
+static void name(struct sock *sk)					\
+{									\
+	cwnd_event(sk, CA_EVENT_TX_START);				\
+}
+
+static inline void cc_ops_set_tx_start(struct tcp_congestion_ops *ops,
+				       void (*fn)(struct sock *sk))
+{
+#ifdef CC_CWND_EVENT_TX_START
+	ops->cwnd_event_tx_start = fn;
+#endif
+}
+
+/* Pass an event to another congestion control as tcp_ca_event() would. */
+static inline void cc_call_cwnd_event(const struct tcp_congestion_ops *ops,
+				      struct sock *sk, enum tcp_ca_event ev)
+{
+#ifdef CC_CWND_EVENT_TX_START
+	if (ev == CA_EVENT_TX_START) {
+		if (ops->cwnd_event_tx_start)
+			ops->cwnd_event_tx_start(sk);
+		return;
+	}
+#endif
+	if (ops->cwnd_event)
+		ops->cwnd_event(sk, ev);
+}
+
+/*
+ * The connection runs RFC 3168 ECN.  7.x replaced TCP_ECN_OK with ECN
+ * modes, one of which is Accurate ECN (AccECN), whose ECE bit is part of a
+ * counter and means nothing on its own.
+ */
+static inline bool cc_ecn_rfc3168(const struct tcp_sock *tp)
+{
+#ifdef TCP_ECN_OK
+	return tp->ecn_flags & TCP_ECN_OK;
+#else
+	return tcp_ecn_mode_rfc3168(tp);
+#endif
+}
+
+/* The connection runs AccECN (7.x): per-ACK counts of CE packets. */
+static inline bool cc_ecn_accecn(const struct tcp_sock *tp)
+{
+#ifdef TCP_ECN_MODE_ACCECN
+	return tcp_ecn_mode_accecn(tp);
+#else
+	return false;
+#endif
+}
+
+/* Ask for AccECN where the kernel has it (falls back to RFC 3168 ECN). */
+#ifdef TCP_CONG_NEEDS_ACCECN
+#define CC_CONG_NEEDS_ACCECN	TCP_CONG_NEEDS_ACCECN
+#else
+#define CC_CONG_NEEDS_ACCECN	0
+#endif
 
 /*
  * A BPF struct_ops congestion control (bpf_struct_ops, 5.6+) has this

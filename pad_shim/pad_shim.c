@@ -519,9 +519,10 @@ static void pad_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		if (c && c->started)
 			pad_clear(sk, c);
 	}
-	if (pw->inner->cwnd_event)
-		pw->inner->cwnd_event(sk, ev);
+	cc_call_cwnd_event(pw->inner, sk, ev);
 }
+
+CC_DEFINE_CWND_EVENT_TX_START(pad_cwnd_event_tx_start, pad_cwnd_event);
 
 /* ---- finding and pinning the inner CCA ---- */
 
@@ -680,6 +681,7 @@ static int __init pad_prepare(struct pad_wrapper *pw,
 	ops->release = pad_release;
 	ops->set_state = pad_set_state;
 	ops->cwnd_event = pad_cwnd_event;
+	cc_ops_set_tx_start(ops, pad_cwnd_event_tx_start);
 	ops->cong_control = pad_cong_control;
 	ops->flags = in->flags;
 	ops->owner = THIS_MODULE;

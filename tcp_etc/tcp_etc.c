@@ -209,6 +209,8 @@ static void etc_cwnd_event(struct sock *sk, enum tcp_ca_event event)
 	trace_etc_update(sk, e, ev);
 }
 
+CC_DEFINE_CWND_EVENT_TX_START(etc_cwnd_event_tx_start, etc_cwnd_event);
+
 /* The rate, not ssthresh, reacts to congestion: never lower it. */
 static u32 etc_ssthresh(struct sock *sk)
 {
@@ -271,6 +273,7 @@ static struct tcp_congestion_ops tcp_etc_ops __read_mostly = {
 static int __init etc_register(void)
 {
 	BUILD_BUG_ON(sizeof(struct etc_core) > ICSK_CA_PRIV_SIZE);
+	cc_ops_set_tx_start(&tcp_etc_ops, etc_cwnd_event_tx_start);
 	return tcp_register_congestion_control(&tcp_etc_ops);
 }
 

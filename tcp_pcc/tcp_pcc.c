@@ -303,6 +303,8 @@ static void pcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, false);
 }
 
+CC_DEFINE_CWND_EVENT_TX_START(pcc_cwnd_event_tx_start, pcc_cwnd_event);
+
 /* The rate, not ssthresh, reacts to congestion: never lower it. */
 static u32 pcc_ssthresh(struct sock *sk)
 {
@@ -370,6 +372,7 @@ static int __init pcc_register(void)
 	kernel_param_unlock(THIS_MODULE);
 	if (err)
 		return err;
+	cc_ops_set_tx_start(&tcp_pcc_ops, pcc_cwnd_event_tx_start);
 	return tcp_register_congestion_control(&tcp_pcc_ops);
 }
 
