@@ -105,8 +105,9 @@ struct abc_ack {
 	u32 inflight;		/* bytes in flight before this ACK */
 	u32 now_us;		/* clock of this ACK, microseconds (wraps) */
 	u32 rtt_us;		/* smoothed RTT, microseconds */
+	u32 ce;			/* bytes of acked that were brakes (CE) */
+	u32 ce_pkts;		/* the same, in packets */
 	bool ecn;		/* ECN negotiated: ACKs carry ABC feedback */
-	bool ece;		/* this ACK is a brake */
 	bool round_start;	/* first ACK of a new round trip */
 	bool recovery;		/* in fast recovery: w_nonabc does not grow */
 };
@@ -134,7 +135,7 @@ struct abc_window {
 	u16 rnd_trans;
 	u16 pad;
 	s32 score;		/* legacy-ECN detector, see above */
-	u8 last_ece;		/* ECE of the previous ACK */
+	u8 last_ece;		/* the previous ACK had a brake */
 	u8 legacy;		/* legacy-ECN mode */
 	u8 rnd_cut;		/* w_nonabc already cut for CE this round */
 	u8 epoch_on;		/* CUBIC: an epoch is running */
@@ -365,19 +366,27 @@ static inline void abc_cubic_ca(struct abc_window *w, const struct abc_ack *a,
 
 /*
  * Eq. 3 on w_abc, w <- w +- 1 + 1/w per packet: the additive part from
- * the window before this ACK, then +-acked, then the floor lo.  Also
- * feeds the legacy-ECN detector and, in legacy mode, cuts w_nonabc on
- * the round's first brake.
+ * the window before this ACK, then + the accelerated bytes - the braked
+ * ones, then the floor lo.  An ACK with any brake counts as a brake for
+ * the legacy-ECN detector and, in legacy mode, cuts w_nonabc on the
+ * round's first brake.
  */
 static inline enum abc_event abc_feedback(struct abc_window *w,
 					  const struct abc_ack *a, u32 lo)
 {
+	bool brake = a->ce > 0;
 	enum abc_event ev;
 
 	w->w_abc = abc_ai(w->w_abc, &w->abc_acc, a->acked, a->mss);
-	if (a->ece) {
-		w->w_abc = abc_sub(w->w_abc, a->acked, lo);
-		w->brake += a->pkts;
+	if (brake) {
+		u32 ce = min(a->ce, a->acked);
+		u32 ce_pkts = min(a->ce_pkts, a->pkts);
+
+		if (ce < a->acked)
+			w->w_abc = abc_add(w->w_abc, a->acked - ce);
+		w->w_abc = abc_sub(w->w_abc, ce, lo);
+		w->accel += a->pkts - ce_pkts;
+		w->brake += ce_pkts;
 		w->rnd_brake = abc_inc16(w->rnd_brake);
 		ev = ABC_EV_BRAKE;
 	} else {
@@ -386,11 +395,11 @@ static inline enum abc_event abc_feedback(struct abc_window *w,
 		w->rnd_accel = abc_inc16(w->rnd_accel);
 		ev = ABC_EV_ACCEL;
 	}
-	if (a->ece != !!w->last_ece)
+	if (brake != !!w->last_ece)
 		w->rnd_trans = abc_inc16(w->rnd_trans);
-	w->last_ece = a->ece;
+	w->last_ece = brake;
 
-	if (a->ece && w->legacy && !w->rnd_cut) {
+	if (brake && w->legacy && !w->rnd_cut) {
 		abc_nonabc_cut(w, abc_window_bytes(w, true), a->mss);
 		w->prior_w_nonabc = 0;	/* CE is not undone */
 		w->rnd_cut = 1;

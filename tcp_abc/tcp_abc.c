@@ -6,7 +6,9 @@
  * Encoding on stock kernels (Documentation/tcp_abc.rst): data leaves
  * ECT; an ABC router (sch_abc) keeps ECT for accelerate and sets CE for
  * brake; the receiving socket echoes every packet's CE state in ECE
- * precisely.
+ * precisely.  On kernels with AccECN (7.x) the sender asks for it, and
+ * where the peer agrees the count of CE packets in the ACKs gives the
+ * brakes instead, whatever congestion control the receiver runs.
  *
  * Receiver: a one-bit CE state (as DCTCP).  When a packet's CE state
  * differs from the last one, a pending delayed ACK is sent first with
@@ -26,14 +28,16 @@
  *    CWR, where an ABC sender spends most of its time.  In recovery cwnd
  *    lets at most one packet out per ACK (Reno's rate halving).
  *  - ECE comes from in_ack_event (CA_ACK_ECE): the flag argument of
- *    cong_control is 0 on 6.1 (include/cc_compat.h).
+ *    cong_control is 0 on 6.1 (include/cc_compat.h).  With AccECN the
+ *    brakes are the ACK's share of tp->delivered_ce (abc_brakes()).
  *  - no pacing: ABC is ACK-clocked (an accelerate sends two packets, a
  *    brake none), which sch_abc's Eq. 2 assumes.  A pacer that falls
  *    behind (late timers) would also lower in-flight, and with it the
  *    2 x in-flight cap, and so the window, in a downward spiral.
  *  - w_nonabc is CUBIC (RFC 9438), timed by tcp_mstamp and srtt.
  *  - a peer that did not negotiate ECN gets w_nonabc alone (CUBIC), a
- *    mode keyed on TCP_ECN_OK, and Not-ECT packets (abc_init()).
+ *    mode keyed on RFC 3168 ECN (cc_ecn_rfc3168()), and Not-ECT packets
+ *    (abc_init()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,13 +60,15 @@ struct abc_sock {
 	struct abc_window win;
 	u32 next_round_delivered;	/* tp->delivered that ends this round */
 	u32 prior_rcv_nxt;		/* receiver: rcv_nxt at the last packet */
+	u32 ce_counted;			/* sender: tp->delivered_ce taken as brakes */
 	u8 ce_state;			/* receiver: CE of the last packet */
 	u8 ece;				/* sender: ECE on the ACK in progress */
 };
 
+/* ACKs carry ABC's feedback: RFC 3168 ECN (ECE) or AccECN (counters). */
 static bool abc_ecn_ok(const struct tcp_sock *tp)
 {
-	return tp->ecn_flags & TCP_ECN_OK;
+	return cc_ecn_rfc3168(tp) || cc_ecn_accecn(tp);
 }
 
 static u32 abc_mss(const struct tcp_sock *tp)
@@ -103,6 +109,7 @@ static void abc_init(struct sock *sk)
 	abc_window_init(&ca->win, tcp_snd_cwnd(tp), mss);
 	ca->next_round_delivered = tp->delivered;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->ce_counted = tp->delivered_ce;
 	ca->ce_state = 0;
 	ca->ece = 0;
 
@@ -135,6 +142,37 @@ static void abc_noecn_dontxmit(struct sock *sk)
 		INET_ECN_dontxmit(sk);
 }
 
+/*
+ * The brakes among the a->pkts packets this ACK delivers.  RFC 3168 with
+ * an ABC receiver: ECE covers all of them or none.  AccECN: the stack
+ * has added the CE packets the receiver reports to tp->delivered_ce;
+ * they are taken as brakes up to the packets this ACK delivers, and
+ * what is left over (a counter update on an ACK that delivers less)
+ * counts on the next ACKs, bounded by the packets in flight.
+ */
+static void abc_brakes(struct sock *sk, struct abc_ack *a, u32 in_flight)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct abc_sock *ca = inet_csk_ca(sk);
+	u32 ce, pending;
+
+	if (!cc_ecn_accecn(tp)) {
+		if (a->ecn && ca->ece) {
+			a->ce = a->acked;
+			a->ce_pkts = a->pkts;
+		}
+		return;
+	}
+	pending = tp->delivered_ce - ca->ce_counted;
+	ce = min(pending, a->pkts);
+	if (pending - ce > in_flight)
+		ca->ce_counted = tp->delivered_ce;
+	else
+		ca->ce_counted += ce;
+	a->ce_pkts = ce;
+	a->ce = ce == a->pkts ? a->acked : min_t(u64, (u64)ce * a->mss, a->acked);
+}
+
 static void abc_main(struct sock *sk, u32 ack, int flag,
 		     const struct rate_sample *rs)
 {
@@ -165,7 +203,7 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	a.now_us = (u32)tp->tcp_mstamp;
 	a.rtt_us = tp->srtt_us >> 3;
 	a.ecn = abc_ecn_ok(tp);
-	a.ece = a.ecn && ca->ece;
+	abc_brakes(sk, &a, rs->prior_in_flight);
 	a.recovery = state == TCP_CA_Recovery;
 
 	ev = abc_on_ack(&ca->win, &a);
@@ -213,6 +251,10 @@ static void abc_ce_event(struct sock *sk, u8 ce)
 {
 	struct abc_sock *ca = inet_csk_ca(sk);
 
+	/* AccECN: the stack counts CE in the ACE field; ECE is part of it. */
+	if (!cc_ecn_rfc3168(tcp_sk(sk)))
+		return;
+
 	if (ca->ce_state != ce) {
 		if (inet_csk(sk)->icsk_ack.pending & ICSK_ACK_TIMER) {
 			abc_ece_set(sk, ca->ce_state);
@@ -244,6 +286,8 @@ static void abc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		break;
 	}
 }
+
+CC_DEFINE_CWND_EVENT_TX_START(abc_cwnd_event_tx_start, abc_cwnd_event);
 
 /*
  * Loss, not ECE: CUBIC's cut of w_nonabc on entering fast recovery, and
@@ -326,7 +370,8 @@ static size_t abc_get_info(struct sock *sk, u32 ext, int *attr,
 }
 
 static struct tcp_congestion_ops tcp_abc_ops __read_mostly = {
-	.flags		= TCP_CONG_NEEDS_ECN | TCP_CONG_NON_RESTRICTED,
+	.flags		= TCP_CONG_NEEDS_ECN | CC_CONG_NEEDS_ACCECN |
+			  TCP_CONG_NON_RESTRICTED,
 	.name		= "abc",
 	.owner		= THIS_MODULE,
 	.init		= abc_init,
@@ -360,6 +405,8 @@ static struct tcp_congestion_ops tcp_abc_noecn_ops __read_mostly = {
 static int __init abc_register(void)
 {
 	BUILD_BUG_ON(sizeof(struct abc_sock) > ICSK_CA_PRIV_SIZE);
+	cc_ops_set_tx_start(&tcp_abc_ops, abc_cwnd_event_tx_start);
+	cc_ops_set_tx_start(&tcp_abc_noecn_ops, abc_cwnd_event_tx_start);
 	return tcp_register_congestion_control(&tcp_abc_ops);
 }
 

@@ -318,7 +318,8 @@ static size_t run_abc(void)
 		a.now_us = (u32)v[A_NOW];
 		a.rtt_us = (u32)v[A_SRTT];
 		a.ecn = true;
-		a.ece = v[A_ECE];
+		a.ce = v[A_ECE] ? a.acked : 0;
+		a.ce_pkts = v[A_ECE] ? a.pkts : 0;
 		a.recovery = state == TCP_CA_RECOVERY;
 		sink += cost_abc(&w, &a);
 		n++;

@@ -46,8 +46,9 @@ static enum abc_event ack(struct abc_window *w, u32 pkts, bool ece,
 		.inflight = abc_window_bytes(w, true),
 		.now_us = now_us,
 		.rtt_us = rtt_us,
+		.ce = ece ? pkts * MSS : 0,
+		.ce_pkts = ece ? pkts : 0,
 		.ecn = true,
-		.ece = ece,
 		.round_start = round_start,
 	};
 
@@ -221,7 +222,7 @@ static void test_bytes(void)
 	x.pkts = 1;
 	for (i = 0; i < 50 * MSS / 100 * 2; i++) {
 		abc_on_ack(&a, &x);
-		x.ece = !x.ece;
+		x.ce = x.ce ? 0 : x.acked;
 	}
 	tap(a.w_abc == PK(51), "additive increase with sub-MSS ACKs: 1 MSS per window acked",
 	    "50 -> %.3f packets", (double)a.w_abc / MSS);
@@ -629,7 +630,8 @@ static void test_edges(void)
 		abc_on_ack(&w, &a);
 	tap(w.w_abc == ABC_WIN_MAX && w.w_nonabc == ABC_WIN_MAX,
 	    "huge ACKs saturate at ABC_WIN_MAX, no wrap", "w_abc %u", w.w_abc);
-	a.ece = true;
+	a.ce = a.acked;
+	a.ce_pkts = a.pkts;
 	abc_on_ack(&w, &a);
 	tap(w.w_abc == 2U * 65535, "a huge brake floors at 2 packets", "w_abc %u", w.w_abc);
 
@@ -679,11 +681,50 @@ static void test_legacy(void)
 	    w.score);
 }
 
+/*
+ * AccECN's counters split one ACK into braked and accelerated packets:
+ * Eq. 3 per packet, so 4 packets with 1 brake are +3 - 1 = +2 MSS (plus
+ * the additive part), the same as four ACKs of one packet each.
+ */
+static void test_partial(void)
+{
+	struct abc_window w, v;
+	struct abc_ack a = { .acked = PK(4), .pkts = 4, .mss = MSS, .ce = PK(1),
+			     .ce_pkts = 1, .inflight = PK(1000), .ecn = true };
+	struct abc_ack one = { .acked = MSS, .pkts = 1, .mss = MSS,
+			       .inflight = PK(1000), .ecn = true };
+	enum abc_event ev;
+	u32 i;
+
+	init_at(&w, 100);
+	init_at(&v, 100);
+	ev = abc_on_ack(&w, &a);
+	for (i = 0; i < 4; i++) {
+		one.ce = i == 2 ? MSS : 0;
+		one.ce_pkts = i == 2;
+		abc_on_ack(&v, &one);
+	}
+	tap(w.w_abc == v.w_abc && w.w_abc / MSS == 102 && w.accel == 3 &&
+	    w.brake == 1 && ev == ABC_EV_BRAKE,
+	    "a 4-packet ACK with 1 brake (AccECN) is +3 -1 MSS, as 4 single ACKs",
+	    "w_abc %u (singles %u) bytes, accel %u brake %u", w.w_abc, v.w_abc,
+	    w.accel, w.brake);
+
+	/* More brakes claimed than bytes acked count as a full brake. */
+	init_at(&w, 100);
+	a.ce = PK(9);
+	a.ce_pkts = 9;
+	abc_on_ack(&w, &a);
+	tap(w.w_abc / MSS == 96 && w.brake == 4 && w.accel == 0,
+	    "brakes beyond the ACK's packets are capped at the ACK",
+	    "w_abc %u packets, brake %u", w.w_abc / MSS, w.brake);
+}
+
 static void test_noecn(void)
 {
 	struct abc_window w;
-	struct abc_ack a = { .acked = MSS, .pkts = 1, .mss = MSS, .ece = true,
-			     .inflight = PK(1000) };
+	struct abc_ack a = { .acked = MSS, .pkts = 1, .mss = MSS, .ce = MSS,
+			     .ce_pkts = 1, .inflight = PK(1000) };
 	u32 i;
 
 	abc_window_init(&w, 10, MSS);
@@ -713,7 +754,6 @@ static void test_fuzz(void)
 		struct abc_ack a = {
 			.mss = (u32)(rnd64() % 9000) + 1,
 			.ecn = rnd64() % 8 != 0,
-			.ece = rnd64() & 1,
 			.round_start = rnd64() % 16 == 0,
 			.recovery = rnd64() % 32 == 0,
 			.rtt_us = (u32)(rnd64() % 2000000),
@@ -724,6 +764,9 @@ static void test_fuzz(void)
 		a.now_us = now_us;
 		a.pkts = (u32)(rnd64() % 8);
 		a.acked = rnd64() % 64 == 0 ? (u32)rnd64() : a.pkts * a.mss;
+		/* brakes on all, none, or (AccECN) part of the ACK, or nonsense */
+		a.ce_pkts = rnd64() % 4 == 0 ? (u32)(rnd64() % (a.pkts + 2)) : 0;
+		a.ce = rnd64() % 64 == 0 ? (u32)rnd64() : a.ce_pkts * a.mss;
 		a.inflight = rnd64() % 64 == 0 ? (u32)rnd64() :
 			     (u32)(rnd64() % (4ULL * abc_window_bytes(&w, a.ecn) + 1));
 		switch (rnd64() % 512) {
@@ -767,6 +810,7 @@ int main(void)
 	test_caps();
 	test_edges();
 	test_legacy();
+	test_partial();
 	test_noecn();
 	test_fuzz();
 	return tap_finish();

@@ -4,7 +4,9 @@
 # tcp_abc in a guest: load, selection (sysctl, iperf3 -C abc), ECN
 # negotiated, the receiver's precise CE echo, brakes that never halve the
 # window, the Eq. 3 steady state under a constant brake fraction, the
-# non-ECN fallback, a legacy (threshold) ECN marker, and rmmod after use.
+# non-ECN fallback, a legacy (threshold) ECN marker, AccECN feedback from
+# a receiver that does not run abc (7.x kernels; skipped before), and
+# rmmod after use.
 # ABC over a real sch_abc bottleneck is tcp_abc_e2e.sh.
 #
 # The path is scripts/netlab's (sender ns -- router ns -- receiver ns,
@@ -30,7 +32,7 @@ SECS=${ABC_SECS:-6}
 MARK_PCT=60		# CE fraction of the netem marker: f = 0.4, w* = 5
 tracing=/sys/kernel/tracing
 
-tap_plan 16
+tap_plan 18
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_abc built for $KVER" "no $ko (make modules-all)"
@@ -141,31 +143,43 @@ gp_mbit() {
 # tfield NAME KEY: the values of KEY=N in NAME's trace, one a line
 tfield() { grep -o " $2=[-0-9]*" "$RESULTS/$1.trace" | sed 's/.*=//'; }
 
+# mark_run NAME: one abc flow behind the CE marker.  Sets ce and ect
+# (packets the receiver got), accel, brake and tot (what the sender
+# counted, from its last trace event), last (that event), frac_s and
+# frac_r (the brake fraction at each end), and brakes_match (1 when the
+# sender's brakes are the receiver's CE count within 5 %: retransmissions
+# and the handshake make a few packets of slack).
+mark_run() {
+	local ce0 ect0 ce1 ect1
+	read -r ce0 ect0 _ < <(rx_ecn)
+	run_flow "$1" "$SECS"
+	read -r ce1 ect1 _ < <(rx_ecn)
+	last=$(tail -n 1 "$RESULTS/$1.trace")
+	accel=$(sed -n 's/.* accel=\([0-9]*\) .*/\1/p' <<<"$last")
+	brake=$(sed -n 's/.* brake=\([0-9]*\) .*/\1/p' <<<"$last")
+	accel=${accel:-0} brake=${brake:-0}
+	ce=$((ce1 - ce0)) ect=$((ect1 - ect0)) tot=$((accel + brake))
+	frac_s=$(awk -v b="$brake" -v t="$tot" 'BEGIN {printf "%.3f", t ? b / t : 0}')
+	frac_r=$(awk -v c=$ce -v e=$ect 'BEGIN {printf "%.3f", c + e ? c / (c + e) : 0}')
+	brakes_match=$([ "$brake" -gt 100 ] && [ $ce -gt 100 ] &&
+		[ $(( (brake - ce) * (brake - ce) * 400 )) -le $(( ce * ce )) ] && echo 1)
+}
+
 # ---- 5-10: a constant-fraction CE marker (stand-in ABC router, f = 0.4)
 leaf netem loss random ${MARK_PCT}% ecn limit 1000
-read -r ce0 ect0 _ < <(rx_ecn)
-run_flow abc-mark "$SECS"
-read -r ce1 ect1 _ < <(rx_ecn)
-last=$(tail -n 1 "$RESULTS/abc-mark.trace")
-accel=$(sed -n 's/.* accel=\([0-9]*\) .*/\1/p' <<<"$last")
-brake=$(sed -n 's/.* brake=\([0-9]*\) .*/\1/p' <<<"$last")
-accel=${accel:-0} brake=${brake:-0}
-ce=$((ce1 - ce0)) ect=$((ect1 - ect0))
+mark_run abc-mark
 ssl=$(grep 'dctcp:' "$RESULTS/abc-mark.ss" | tail -n 1)
-# dctcp:( rather than dctcp:fallback_mode means TCP_ECN_OK on the socket
+# dctcp:( rather than dctcp:fallback_mode: the socket runs ECN (RFC 3168
+# or AccECN)
 tap_check "$(grep -q 'dctcp:(' <<<"$ssl" && [ $((ce + ect)) -gt 200 ] && echo 1)" \
 	"ECN negotiated (data arrive ECT/CE), ss -ti shows ABC's info" \
 	"$(grep -o 'dctcp:([^)]*)\|delivered_ce:[0-9]*' <<<"$ssl" | tr '\n' ' ')ECT(0) $ect CE $ce received"
 # The receiver's IP counters see every CE; the sender counts a brake per
-# packet its ECE ACKs cover.  Retransmissions and the handshake make a
-# few packets of slack.
-tot=$((accel + brake))
-tap_check "$([ "$brake" -gt 100 ] && [ $ce -gt 100 ] &&
-	      [ $(( (brake - ce) * (brake - ce) * 400 )) -le $(( ce * ce )) ] && echo 1)" \
+# packet its ECE ACKs cover (on 7.x, where both ends ask for AccECN, per
+# packet the ACE counter reports).
+tap_check "$brakes_match" \
 	"receiver echoes CE per packet: sender's brakes match the receiver's CE count within 5 %" \
 	"brakes $brake of $tot acked, CE $ce of $((ce + ect)) received"
-frac_s=$(awk -v b="$brake" -v t="$tot" 'BEGIN {printf "%.3f", t ? b / t : 0}')
-frac_r=$(awk -v c=$ce -v e=$ect 'BEGIN {printf "%.3f", c + e ? c / (c + e) : 0}')
 tap_check "$(fin "$frac_s" 0.55 0.65)" "brake fraction at the sender equals the marker's (0.60)" \
 	"sender $frac_s, receiver $frac_r"
 # ssthresh may change only at a loss, an RTO, an undo (or a legacy cut,
@@ -232,7 +246,27 @@ tap_todo "$([ "$ncut" -gt 0 ] && echo 1)" \
 	"$nleg of $(grep -c . "$RESULTS/abc-legacy.trace") updates in legacy mode, $ncut cuts" \
 	"short runs of a 2 ms ce_threshold are not classified"
 
-# ---- 16: rmmod after use
+# ---- 16-17: AccECN (7.x) towards a receiver that does not run abc:
+# CUBIC with net.ipv4.tcp_ecn=3 feeds back CE counts, and the sender
+# takes its brakes from them (the marker of 5-10 again).
+what16="AccECN, CUBIC receiver with tcp_ecn=3: sender's brakes match the receiver's CE count within 5 %"
+what17="AccECN, CUBIC receiver: brake fraction at the sender equals the marker's (0.60)"
+if ! nsx "$D" sysctl -qw net.ipv4.tcp_ecn=3 2>/dev/null; then
+	tap_skip "$what16" "kernel without AccECN (net.ipv4.tcp_ecn=3 refused)"
+	tap_skip "$what17" "kernel without AccECN"
+else
+	nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+	leaf netem loss random ${MARK_PCT}% ecn limit 1000
+	mark_run abc-accecn
+	ssl=$(grep -o 'dctcp:([^)]*)\|dctcp:fallback_mode' "$RESULTS/abc-accecn.ss" | tail -n 1)
+	tap_check "$brakes_match" "$what16" \
+		"brakes $brake of $tot acked, CE $ce of $((ce + ect)) received; $ssl"
+	tap_check "$(fin "$frac_s" 0.55 0.65)" "$what17" "sender $frac_s, receiver $frac_r"
+	nsx "$D" sysctl -qw net.ipv4.tcp_ecn=1
+	nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=abc
+fi
+
+# ---- 18: rmmod after use
 "$NETLAB" teardown --all --prefix $PREFIX >/dev/null 2>&1
 sysctl -qw net.ipv4.tcp_congestion_control="$old_cc"
 [ -f $ev ] && echo 0 >$ev
