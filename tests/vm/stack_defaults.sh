@@ -8,7 +8,8 @@
 # default_qdisc systemd sets.  On the 20 Mbit/s, 40 ms, 1 BDP drop-tail
 # link, CUBIC, ETC, PCC and pad_bbr run one after another in one run,
 # then ABC through sch_abc in a second: each must fill the link as CUBIC
-# does (a floor of 0.8 x CUBIC's goodput), and ETC and ABC must keep
+# does (a floor of 0.8 x CUBIC's goodput; for PCC a TODO, with 0.5 as
+# the hard floor), and ETC and ABC must keep
 # their delay below CUBIC's, which is what they are for.  The super-
 # packets reach ETC's burst timing, PCC's interval accounting, sch_abc's
 # per-packet marks (it splits them) and PAD's rate samples.
@@ -26,7 +27,7 @@ OMIT=4
 GAP=3
 RATE=20
 
-tap_plan 8
+tap_plan 9
 
 loaded=()
 load() {
@@ -102,21 +103,32 @@ tap_check "$(fge "$c_util" 50)" "cubic runs on the stack's defaults" \
 	"${mbit[0]} Mbit/s ($c_util % of $RATE), RTT p95 ${p95[0]} ms"
 guest_ok=$(fge "$c_util" 80)
 
+# PCC's 0.8 is a known miss (Documentation/tcp_pcc.rst): one run in four
+# on 6.12 left its starting state at half the link and took 8 s to climb
+# (13.4 against 19.1 Mbit/s).  Half of CUBIC's catches a broken module.
+floor() { fge "${mbit[$1]}" "$(awk -v c="${mbit[0]}" -v f="$2" 'BEGIN { print f * c }')"; }
 for i in 1 2 3 4; do
 	what="${ccas[$i]}: goodput >= 0.8 x cubic's on the stack's defaults"
 	detail="${mbit[$i]} Mbit/s against ${mbit[0]}, RTT p95 ${p95[$i]} ms"
+	whats=("$what")
+	[ "${ccas[$i]}" = pcc ] && whats=("pcc: goodput >= 0.5 x cubic's on the stack's defaults" "$what")
 	if [ "$i" = 4 ]; then
 		stalled=$(short_of_pacing "$RESULTS/stack-abc/result.json" 0 50)
 	else
 		stalled=$(short_of_pacing "$RESULTS/stack-tbf/result.json" "$i" 50)
 	fi
 	if [ -n "$stalled" ]; then
-		tap_skip "$what" "guest stalled: $stalled ($detail)"
-	elif [ "$guest_ok" = 1 ]; then
-		tap_check "$(fge "${mbit[$i]}" "$(awk -v c="${mbit[0]}" 'BEGIN { print 0.8 * c }')")" \
-			"$what" "$detail"
+		for w in "${whats[@]}"; do tap_skip "$w" "guest stalled: $stalled ($detail)"; done
+	elif [ "$guest_ok" != 1 ]; then
+		for w in "${whats[@]}"; do
+			tap_skip "$w" "cubic got $c_util % of the link: guest too slow ($detail)"
+		done
+	elif [ "${ccas[$i]}" = pcc ]; then
+		tap_check "$(floor "$i" 0.5)" "${whats[0]}" "$detail"
+		tap_todo "$(floor "$i" 0.8)" "$what" "$detail" \
+			"PCC's start-up can stop at half the link here (tcp_pcc.rst)"
 	else
-		tap_skip "$what" "cubic got $c_util % of the link: guest too slow ($detail)"
+		tap_check "$(floor "$i" 0.8)" "$what" "$detail"
 	fi
 done
 
