@@ -48,7 +48,7 @@ TEST_KVERS ?= $(ALL_KVERS)
 TC_PLUGIN_DIR := $(wildcard sch_abc/tc)
 TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
-.PHONY: all modules modules-all install load unload clean check unit \
+.PHONY: all modules modules-all modules-in install load unload clean check unit \
 	vmtest lint demo bench help tc-plugin install-tc-plugin unit32 unitmips cross \
 	dkms-check cost cost-update
 
@@ -80,17 +80,21 @@ endif
 modules-all: tc-plugin
 	@test -n "$(ALL_KVERS)" || { echo "No kernel headers under /lib/modules (run scripts/deps)."; exit 1; }
 	@set -e; for k in $(ALL_KVERS); do \
-		mkdir -p $(BUILD_DIR)/$$k; \
-		cp -a Kbuild include $(BUILD_DIR)/$$k/; \
-		for d in $(MODULES); do rm -rf $(BUILD_DIR)/$$k/$$d; cp -a $$d $(BUILD_DIR)/$$k/; done; \
-		if [ -n "$(MODULES)" ]; then \
-			echo "  BUILD   $$k"; \
-			$(MAKE) -C /lib/modules/$$k/build M=$(CURDIR)/$(BUILD_DIR)/$$k \
-				$(KBUILD_OPTS) modules; \
-		else \
-			echo "  BUILD   $$k: no module folders yet"; \
-		fi; \
+		$(MAKE) --no-print-directory modules-in KVER=$$k KDIR=/lib/modules/$$k/build; \
 	done
+
+# One kernel's copy, build/$(KVER)/, built against KDIR (modules-all runs
+# it for every kernel, scripts/sid-kernel for a prepared 7.x source).
+modules-in:
+	@mkdir -p $(BUILD_DIR)/$(KVER)
+	@cp -a Kbuild include $(BUILD_DIR)/$(KVER)/
+	@for d in $(MODULES); do rm -rf $(BUILD_DIR)/$(KVER)/$$d; cp -a $$d $(BUILD_DIR)/$(KVER)/; done
+ifeq ($(MODULES),)
+	@echo "  BUILD   $(KVER): no module folders yet"
+else
+	@echo "  BUILD   $(KVER)"
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD_DIR)/$(KVER) $(KBUILD_OPTS) modules
+endif
 
 install: modules install-tc-plugin
 ifneq ($(MODULES),)
