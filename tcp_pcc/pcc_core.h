@@ -40,6 +40,9 @@
 /* Steepness of the latency term of sec. 2.4 (the paper leaves it open) */
 #define PCC_LAT_BETA		10
 
+/* Starting resumes this far below the probe's share (Q16, 0.9). */
+#define PCC_START_EXIT_FRAC	58982U
+
 /* Rate adjusting: n x eps_min never exceeds this (Q16, 0.5) per step. */
 #define PCC_ADJUST_MAX_STEP	32768U
 
@@ -706,15 +709,42 @@ static inline bool pcc_result_congested(const struct pcc_params *p,
 }
 
 /*
+ * Where starting resumes.  The probe that ended it was sent at rate R
+ * faster than the bottleneck drained it, so the queue, and the RTT of
+ * its packets, grew at g = (R + others - C) / C seconds a second: a FIFO
+ * gave it R / (1 + g) = C R / (R + others), its share at that queue.
+ * Resume PCC_START_EXIT_FRAC below that share (which leaves room to
+ * drain what the probe queued) when it is above the last good rate, at
+ * most half of R after a doubling; without a gradient (a full buffer, a
+ * noisy RTT) the last good rate stays.
+ */
+static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r)
+{
+	u64 share;
+
+	if (r->rtt_grad < PCC_VIV_GRAD_MIN)
+		return base;
+	share = div_u64((u64)r->rate * PCC_START_EXIT_FRAC,
+			FP_ONE + (u32)r->rtt_grad);
+	if (share > r->rate)
+		share = r->rate;
+	return share > base ? (u32)share : base;
+}
+
+/*
  * Starting or rate adjusting: keep going while the utility does not fall.
  * A fall sends the controller back to the last rate that did better, into
- * decision making; starting first measures the fallen rate once more
- * unless the MI clearly met congestion.
+ * decision making (from starting, to the probe's share if that is
+ * higher); starting first measures the fallen rate once more unless the
+ * MI clearly met congestion.
  */
 static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
-					const struct pcc_params *p, u32 rate,
+					const struct pcc_params *p,
+					const struct pcc_result *r,
 					s64 u, bool congested, u32 rnd)
 {
+	u32 rate = r->rate;
+
 	/* Vivace: a probe past its loss bound ends starting at once */
 	if ((c->have_prev && u < c->u_prev) ||
 	    (p->utility == PCC_UTIL_VIVACE && congested)) {
@@ -726,6 +756,8 @@ static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 			return true;
 		}
 		/* Back to the last rate that did better, then RCTs. */
+		if (c->state == PCC_STARTING)
+			c->base = pcc_start_exit_rate(c->base, r);
 		c->retry = PCC_RETRY_NONE;
 		c->eps = (u16)p->eps_min;
 		pcc_ctl_decide_again(c, rnd);
@@ -868,7 +900,7 @@ static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
 			    PCC_TAG_ADJUST))
 			return false;
-		return pcc_ctl_trend_result(c, p, r->rate, u, congested, rnd);
+		return pcc_ctl_trend_result(c, p, r, u, congested, rnd);
 	case PCC_DECISION:
 		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
 			return false;

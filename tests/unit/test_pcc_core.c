@@ -886,6 +886,7 @@ static void test_vivace_control(void)
 	struct pcc_params p = vivace();
 	u32 rate[2], r, base;
 	struct pcc_ctl c;
+	char got[96] = "";
 	int i, ok = 1;
 	u8 tag[2], t;
 
@@ -917,6 +918,41 @@ static void test_vivace_control(void)
 	tap(ok && c.state == PCC_DECISION && c.base == 10000,
 	    "Vivace starting ends at once on a probe losing > 2 % beyond 2 sqrt(lost), back to the last good rate",
 	    "state %u base %u", c.state, c.base);
+
+	/*
+	 * A probe at 2 x 1.45 MB/s whose RTT grew at 0.2 s/s got a FIFO
+	 * share of 2.9 / 1.2: starting resumes at 0.9 of that, not at the
+	 * last good rate, half the probe's.  A gradient that makes the share
+	 * smaller than the last good rate, or none, leaves the last good rate.
+	 */
+	{
+		static const struct { double g; u32 want; } cases[] = {
+			{ 0.2, 2175000 }, { 1.0, 1450000 }, { 0.0, 1450000 },
+		};
+		size_t k;
+
+		ok = 1;
+		for (k = 0; k < ARRAY_SIZE(cases); k++) {
+			struct pcc_result a = mi(PCC_TAG_START, 2900000, 180,
+						 0, cases[k].g);
+			s64 u = -(1LL << 16);
+
+			pcc_ctl_init(&c, &p, 1450000);
+			pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+			c.have_prev = 1;
+			c.u_prev = 1LL << 16;
+			/* the fall, its repeat, then the exit */
+			ok &= pcc_ctl_on_result(&c, &p, &a, u, false, 1) &&
+			      c.state == PCC_STARTING;
+			ok &= pcc_ctl_on_result(&c, &p, &a, u, false, 1) &&
+			      c.state == PCC_DECISION &&
+			      near(c.base, cases[k].want);
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+				 "%s%u", k ? " " : "", c.base);
+		}
+	}
+	tap(ok, "Vivace starting resumes at 0.9 x the probe's share R / (1 + dRTT/dT) when above the last good rate",
+	    "bases %s", got);
 
 	/* one pair of trials at r(1 +- eps_max), then the rate held */
 	viv_round(&c, &p, 2500000, rate, tag);
