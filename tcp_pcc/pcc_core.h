@@ -712,20 +712,27 @@ static inline bool pcc_result_congested(const struct pcc_params *p,
  * Where starting resumes.  The probe that ended it was sent at rate R
  * faster than the bottleneck drained it, so the queue, and the RTT of
  * its packets, grew at g = (R + others - C) / C seconds a second: a FIFO
- * gave it R / (1 + g) = C R / (R + others), its share at that queue.
- * Resume PCC_START_EXIT_FRAC below that share (which leaves room to
- * drain what the probe queued) when it is above the last good rate, at
- * most half of R after a doubling; without a gradient (a full buffer, a
- * noisy RTT) the last good rate stays.
+ * gave it R / (1 + g) = C R / (R + others), its share at that queue.  A
+ * buffer that overflowed gives less than the gradient says (a full queue
+ * stops growing), so the share is at most R x delivered / sent.  Resume
+ * PCC_START_EXIT_FRAC below it (which leaves room to drain what the
+ * probe queued) when it is above the last good rate, at most half of R
+ * after a doubling; without a gradient (a full buffer, a noisy RTT) the
+ * last good rate stays.
  */
 static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r)
 {
-	u64 share;
+	u64 share, sent = r->delivered + r->lost;
 
 	if (r->rtt_grad < PCC_VIV_GRAD_MIN)
 		return base;
 	share = div_u64((u64)r->rate * PCC_START_EXIT_FRAC,
 			FP_ONE + (u32)r->rtt_grad);
+	if (r->lost && sent < (1ULL << 40))
+		share = min_t(u64, share,
+			      ((u64)r->rate *
+			       div64_u64(r->delivered << FP_SHIFT, sent) *
+			       PCC_START_EXIT_FRAC) >> (2 * FP_SHIFT));
 	if (share > r->rate)
 		share = r->rate;
 	return share > base ? (u32)share : base;

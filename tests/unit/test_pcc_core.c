@@ -924,17 +924,25 @@ static void test_vivace_control(void)
 	 * share of 2.9 / 1.2: starting resumes at 0.9 of that, not at the
 	 * last good rate, half the probe's.  A gradient that makes the share
 	 * smaller than the last good rate, or none, leaves the last good rate.
+	 * The share is also at most what the probe delivered of what it sent.
 	 */
 	{
-		static const struct { double g; u32 want; } cases[] = {
-			{ 0.2, 2175000 }, { 1.0, 1450000 }, { 0.0, 1450000 },
+		static const struct {
+			double g;
+			u32 del, lost, want;
+		} cases[] = {
+			{ 0.2, 180, 0, 2175000 }, { 1.0, 180, 0, 1450000 },
+			{ 0.0, 180, 0, 1450000 },
+			/* an overflowing buffer: at most R x delivered / sent */
+			{ 0.1, 160, 20, 2319975 }, { 0.2, 90, 90, 1450000 },
 		};
 		size_t k;
 
 		ok = 1;
 		for (k = 0; k < ARRAY_SIZE(cases); k++) {
-			struct pcc_result a = mi(PCC_TAG_START, 2900000, 180,
-						 0, cases[k].g);
+			struct pcc_result a = mi(PCC_TAG_START, 2900000,
+						 cases[k].del, cases[k].lost,
+						 cases[k].g);
 			s64 u = -(1LL << 16);
 
 			pcc_ctl_init(&c, &p, 1450000);
@@ -951,7 +959,7 @@ static void test_vivace_control(void)
 				 "%s%u", k ? " " : "", c.base);
 		}
 	}
-	tap(ok, "Vivace starting resumes at 0.9 x the probe's share R / (1 + dRTT/dT) when above the last good rate",
+	tap(ok, "Vivace starting resumes at 0.9 x the probe's share, min(R / (1 + dRTT/dT), R delivered / sent), when above the last good rate",
 	    "bases %s", got);
 
 	/* one pair of trials at r(1 +- eps_max), then the rate held */
