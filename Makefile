@@ -7,6 +7,7 @@
 #   make tc-plugin            only the tc plugin (gcc and libc, no kernel tree)
 #   make modules-all          build for every kernel with headers in /lib/modules
 #                             (and the tc plugin, for the VM tests)
+#   make list-modules         the module folders, one a line, in load order
 #   make install              modules_install + depmod (KDIR's kernel), and
 #                             q_abc.so into TC_LIB_DIR (install-tc-plugin)
 #   make load / unload        insmod / rmmod the modules built here
@@ -48,7 +49,7 @@ TEST_KVERS ?= $(ALL_KVERS)
 TC_PLUGIN_DIR := $(wildcard sch_abc/tc)
 TC_OUT := $(CURDIR)/$(BUILD_DIR)/tc
 
-.PHONY: all modules modules-all modules-in install load unload clean check unit \
+.PHONY: all modules modules-all modules-in list-modules install load unload clean check unit \
 	vmtest lint demo bench help tc-plugin install-tc-plugin unit32 unitmips cross \
 	dkms-check cost cost-update
 
@@ -95,6 +96,10 @@ else
 	@echo "  BUILD   $(KVER)"
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(BUILD_DIR)/$(KVER) $(KBUILD_OPTS) modules
 endif
+
+# The module list, one a line in load order, for the scripts and tests.
+list-modules:
+	@printf '%s\n' $(MODULES)
 
 install: modules install-tc-plugin
 ifneq ($(MODULES),)

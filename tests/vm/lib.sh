@@ -189,10 +189,7 @@ wait_listen() {
 
 # Modules present in this tree (folders with a Kbuild), in load order.
 cc_modules() {
-	local d
-	for d in tcp_etc tcp_abc sch_abc tcp_pcc pad_shim; do
-		[ -f "$TOP/$d/Kbuild" ] && echo "$d"
-	done
+	make -s --no-print-directory -C "$TOP" list-modules
 }
 
 # require_tools TOOL...: skip the whole test, kselftest style, when one is
