@@ -709,10 +709,11 @@ static inline bool pcc_result_congested(const struct pcc_params *p,
 }
 
 /*
- * Where starting resumes.  The probe that ended it was sent at rate R
- * faster than the bottleneck drained it, so the queue, and the RTT of
- * its packets, grew at g = (R + others - C) / C seconds a second: a FIFO
- * gave it R / (1 + g) = C R / (R + others), its share at that queue.  A
+ * Where starting resumes.  The probe that ended it sent at rate R (what
+ * it sent, at most its pacing rate) faster than the bottleneck drained
+ * it, so the queue, and the RTT of its packets, grew at
+ * g = (R + others - C) / C seconds a second: a FIFO gave it
+ * R / (1 + g) = C R / (R + others), its share at that queue.  A
  * buffer that overflowed gives less than the gradient says (a full queue
  * stops growing), so the share is at most R x delivered / sent.  Resume
  * PCC_START_EXIT_FRAC below it (which leaves room to drain what the
@@ -720,21 +721,23 @@ static inline bool pcc_result_congested(const struct pcc_params *p,
  * after a doubling; without a gradient (a full buffer, a noisy RTT) the
  * last good rate stays.
  */
-static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r)
+static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r,
+				      u32 mss)
 {
-	u64 share, sent = r->delivered + r->lost;
+	u64 share, sent = r->delivered + r->lost, arrived;
 
-	if (r->rtt_grad < PCC_VIV_GRAD_MIN)
+	if (r->rtt_grad < PCC_VIV_GRAD_MIN || !sent || !r->dur_us ||
+	    sent >= (1ULL << 32))
 		return base;
-	share = div_u64((u64)r->rate * PCC_START_EXIT_FRAC,
+	/* a sender short of its pacing rate queued only what it sent */
+	arrived = min_t(u64, r->rate, pcc_per_sec(sent * mss, r->dur_us));
+	share = div_u64(arrived * PCC_START_EXIT_FRAC,
 			FP_ONE + (u32)r->rtt_grad);
-	if (r->lost && sent < (1ULL << 40))
+	if (r->lost)
 		share = min_t(u64, share,
-			      ((u64)r->rate *
+			      (arrived *
 			       div64_u64(r->delivered << FP_SHIFT, sent) *
 			       PCC_START_EXIT_FRAC) >> (2 * FP_SHIFT));
-	if (share > r->rate)
-		share = r->rate;
 	return share > base ? (u32)share : base;
 }
 
@@ -747,7 +750,7 @@ static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r)
  */
 static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 					const struct pcc_params *p,
-					const struct pcc_result *r,
+					const struct pcc_result *r, u32 mss,
 					s64 u, bool congested, u32 rnd)
 {
 	u32 rate = r->rate;
@@ -764,7 +767,7 @@ static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 		}
 		/* Back to the last rate that did better, then RCTs. */
 		if (c->state == PCC_STARTING)
-			c->base = pcc_start_exit_rate(c->base, r);
+			c->base = pcc_start_exit_rate(c->base, r, mss);
 		c->retry = PCC_RETRY_NONE;
 		c->eps = (u16)p->eps_min;
 		pcc_ctl_decide_again(c, rnd);
@@ -885,6 +888,7 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
  * @c: controller
  * @p: parameters
  * @r: the MI's result
+ * @mss: bytes per packet, for the rate the MI sent at
  * @u: its utility
  * @congested: it clearly met congestion (pcc_result_congested())
  * @rnd: random bits, for the order of the next trials
@@ -896,8 +900,8 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
  */
 static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 				     const struct pcc_params *p,
-				     const struct pcc_result *r, s64 u,
-				     bool congested, u32 rnd)
+				     const struct pcc_result *r, u32 mss,
+				     s64 u, bool congested, u32 rnd)
 {
 	u8 tag = r->tag;
 
@@ -907,7 +911,7 @@ static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
 			    PCC_TAG_ADJUST))
 			return false;
-		return pcc_ctl_trend_result(c, p, r, u, congested, rnd);
+		return pcc_ctl_trend_result(c, p, r, mss, u, congested, rnd);
 	case PCC_DECISION:
 		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
 			return false;
@@ -937,7 +941,7 @@ static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
 {
 	struct pcc_result r = { .tag = tag, .rate = rate };
 
-	return pcc_ctl_on_result(c, p, &r, u, congested, rnd);
+	return pcc_ctl_on_result(c, p, &r, 1, u, congested, rnd);
 }
 
 /* After an RTO: start over from half the last good rate. */
