@@ -717,28 +717,35 @@ static inline bool pcc_result_congested(const struct pcc_params *p,
  * buffer that overflowed gives less than the gradient says (a full queue
  * stops growing), so the share is at most R x delivered / sent.  Resume
  * PCC_START_EXIT_FRAC below it (which leaves room to drain what the
- * probe queued) when it is above the last good rate, at most half of R
- * after a doubling; without a gradient (a full buffer, a noisy RTT) the
- * last good rate stays.
+ * probe queued), above or below the last good rate: that rate's utility
+ * credited its pacing rate, which a sender short of it (TSO, the host)
+ * may never have sent.  A probe that lost packets but showed no
+ * gradient met a full buffer (or random loss, where it queued nothing):
+ * its delivered share then only lowers the last good rate, as a joiner
+ * beside a full queue should not take more than it got.  Neither
+ * gradient nor loss says nothing, and the last good rate stays.
  */
 static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r,
 				      u32 mss)
 {
-	u64 share, sent = r->delivered + r->lost, arrived;
+	u64 share = U64_MAX, sent = r->delivered + r->lost, arrived;
 
-	if (r->rtt_grad < PCC_VIV_GRAD_MIN || !sent || !r->dur_us ||
-	    sent >= (1ULL << 32))
+	if ((r->rtt_grad < PCC_VIV_GRAD_MIN && !r->lost) || !sent ||
+	    !r->dur_us || sent >= (1ULL << 32))
 		return base;
 	/* a sender short of its pacing rate queued only what it sent */
 	arrived = min_t(u64, r->rate, pcc_per_sec(sent * mss, r->dur_us));
-	share = div_u64(arrived * PCC_START_EXIT_FRAC,
-			FP_ONE + (u32)r->rtt_grad);
+	if (r->rtt_grad >= PCC_VIV_GRAD_MIN)
+		share = div_u64(arrived * PCC_START_EXIT_FRAC,
+				FP_ONE + (u32)r->rtt_grad);
 	if (r->lost)
 		share = min_t(u64, share,
 			      (arrived *
 			       div64_u64(r->delivered << FP_SHIFT, sent) *
 			       PCC_START_EXIT_FRAC) >> (2 * FP_SHIFT));
-	return share > base ? (u32)share : base;
+	if (r->rtt_grad < PCC_VIV_GRAD_MIN)
+		share = min_t(u64, share, base);
+	return share ? (u32)share : base;
 }
 
 /*

@@ -924,8 +924,8 @@ static void test_vivace_control(void)
 	/*
 	 * A probe at 2 x 1.45 MB/s whose RTT grew at 0.2 s/s got a FIFO
 	 * share of 2.9 / 1.2: starting resumes at 0.9 of that, not at the
-	 * last good rate, half the probe's.  A gradient that makes the share
-	 * smaller than the last good rate, or none, leaves the last good rate.
+	 * last good rate, half the probe's; below it too when the share is
+	 * smaller.  No gradient leaves the last good rate.
 	 * The share is also at most what the probe delivered of what it sent,
 	 * and R is what it sent when that was less than its pacing rate.
 	 */
@@ -934,12 +934,15 @@ static void test_vivace_control(void)
 			double g;
 			u32 del, lost, want;
 		} cases[] = {
-			{ 0.2, 180, 0, 2175000 }, { 1.0, 180, 0, 1450000 },
+			{ 0.2, 180, 0, 2175000 }, { 1.0, 180, 0, 1304991 },
 			{ 0.0, 180, 0, 1450000 },
 			/* an overflowing buffer: at most R x delivered / sent */
-			{ 0.1, 160, 20, 2319975 }, { 0.2, 90, 90, 1450000 },
+			{ 0.1, 160, 20, 2319975 }, { 0.2, 90, 90, 1304991 },
 			/* sent 100 packets in 80 ms: R is 1.81 MB/s, not 2.9 */
 			{ 0.05, 100, 0, 1551413 },
+			/* loss without a gradient: a full buffer, lower only */
+			{ 0.0, 90, 90, 1304991 }, { -0.1, 90, 90, 1304991 },
+			{ 0.0, 170, 10, 1450000 },
 		};
 		size_t k;
 
@@ -964,7 +967,7 @@ static void test_vivace_control(void)
 				 "%s%u", k ? " " : "", c.base);
 		}
 	}
-	tap(ok, "Vivace starting resumes at 0.9 x the probe's share, min(R / (1 + dRTT/dT), R delivered / sent) for R its sent rate, when above the last good rate",
+	tap(ok, "Vivace starting resumes at 0.9 x the probe's share, min(R / (1 + dRTT/dT), R delivered / sent) for R its sent rate",
 	    "bases %s", got);
 
 	/* one pair of trials at r(1 +- eps_max), then the rate held */
