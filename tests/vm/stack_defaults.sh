@@ -103,9 +103,9 @@ tap_check "$(fge "$c_util" 50)" "cubic runs on the stack's defaults" \
 	"${mbit[0]} Mbit/s ($c_util % of $RATE), RTT p95 ${p95[0]} ms"
 guest_ok=$(fge "$c_util" 80)
 
-# PCC's 0.8 is a known miss (Documentation/tcp_pcc.rst): one run in four
-# on 6.12 left its starting state at half the link and took 8 s to climb
-# (13.4 against 19.1 Mbit/s).  Half of CUBIC's catches a broken module.
+# PCC's 0.8 is a known miss (Documentation/tcp_pcc.rst): its gradient
+# rounds settle near 0.9 x CUBIC in this guest, one run in six at 0.80,
+# and one CI rehearsal got 0.70.  Half of CUBIC's catches a broken module.
 floor() { fge "${mbit[$1]}" "$(awk -v c="${mbit[0]}" -v f="$2" 'BEGIN { print f * c }')"; }
 for i in 1 2 3 4; do
 	what="${ccas[$i]}: goodput >= 0.8 x cubic's on the stack's defaults"
@@ -126,7 +126,7 @@ for i in 1 2 3 4; do
 	elif [ "${ccas[$i]}" = pcc ]; then
 		tap_check "$(floor "$i" 0.5)" "${whats[0]}" "$detail"
 		tap_todo "$(floor "$i" 0.8)" "$what" "$detail" \
-			"PCC's start-up can stop at half the link here (tcp_pcc.rst)"
+			"PCC settles near 0.9 x cubic here, at times lower (tcp_pcc.rst)"
 	else
 		tap_check "$(floor "$i" 0.8)" "$what" "$detail"
 	fi
