@@ -751,9 +751,9 @@ static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r,
 /*
  * Starting or rate adjusting: keep going while the utility does not fall.
  * A fall sends the controller back to the last rate that did better, into
- * decision making (from starting, to the probe's share if that is
- * higher); starting first measures the fallen rate once more unless the
- * MI clearly met congestion.
+ * decision making (from starting, pcc_start_exit_rate() may correct it
+ * by the probe's share); starting first measures the fallen rate once
+ * more unless the MI clearly met congestion.
  */
 static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 					const struct pcc_params *p,
