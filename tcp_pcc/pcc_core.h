@@ -40,9 +40,6 @@
 /* Steepness of the latency term of sec. 2.4 (the paper leaves it open) */
 #define PCC_LAT_BETA		10
 
-/* Starting resumes this far below the probe's share (Q16, 0.9). */
-#define PCC_START_EXIT_FRAC	58982U
-
 /* Rate adjusting: n x eps_min never exceeds this (Q16, 0.5) per step. */
 #define PCC_ADJUST_MAX_STEP	32768U
 
@@ -709,59 +706,15 @@ static inline bool pcc_result_congested(const struct pcc_params *p,
 }
 
 /*
- * Where starting resumes.  The probe that ended it sent at rate R (what
- * it sent, at most its pacing rate) faster than the bottleneck drained
- * it, so the queue, and the RTT of its packets, grew at
- * g = (R + others - C) / C seconds a second: a FIFO gave it
- * R / (1 + g) = C R / (R + others), its share at that queue.  A
- * buffer that overflowed gives less than the gradient says (a full queue
- * stops growing), so the share is at most R x delivered / sent.  Resume
- * PCC_START_EXIT_FRAC below it (which leaves room to drain what the
- * probe queued), above or below the last good rate: that rate's utility
- * credited its pacing rate, which a sender short of it (TSO, the host)
- * may never have sent.  A probe that lost packets but showed no
- * gradient met a full buffer (or random loss, where it queued nothing):
- * its delivered share then only lowers the last good rate, as a joiner
- * beside a full queue should not take more than it got.  Neither
- * gradient nor loss says nothing, and the last good rate stays.
- */
-static inline u32 pcc_start_exit_rate(u32 base, const struct pcc_result *r,
-				      u32 mss)
-{
-	u64 share = U64_MAX, sent = r->delivered + r->lost, arrived;
-
-	if ((r->rtt_grad < PCC_VIV_GRAD_MIN && !r->lost) || !sent ||
-	    !r->dur_us || sent >= (1ULL << 32))
-		return base;
-	/* a sender short of its pacing rate queued only what it sent */
-	arrived = min_t(u64, r->rate, pcc_per_sec(sent * mss, r->dur_us));
-	if (r->rtt_grad >= PCC_VIV_GRAD_MIN)
-		share = div_u64(arrived * PCC_START_EXIT_FRAC,
-				FP_ONE + (u32)r->rtt_grad);
-	if (r->lost)
-		share = min_t(u64, share,
-			      (arrived *
-			       div64_u64(r->delivered << FP_SHIFT, sent) *
-			       PCC_START_EXIT_FRAC) >> (2 * FP_SHIFT));
-	if (r->rtt_grad < PCC_VIV_GRAD_MIN)
-		share = min_t(u64, share, base);
-	return share ? (u32)share : base;
-}
-
-/*
  * Starting or rate adjusting: keep going while the utility does not fall.
  * A fall sends the controller back to the last rate that did better, into
- * decision making (from starting, pcc_start_exit_rate() may correct it
- * by the probe's share); starting first measures the fallen rate once
- * more unless the MI clearly met congestion.
+ * decision making; starting first measures the fallen rate once more
+ * unless the MI clearly met congestion.
  */
 static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
-					const struct pcc_params *p,
-					const struct pcc_result *r, u32 mss,
+					const struct pcc_params *p, u32 rate,
 					s64 u, bool congested, u32 rnd)
 {
-	u32 rate = r->rate;
-
 	/* Vivace: a probe past its loss bound ends starting at once */
 	if ((c->have_prev && u < c->u_prev) ||
 	    (p->utility == PCC_UTIL_VIVACE && congested)) {
@@ -773,8 +726,6 @@ static inline bool pcc_ctl_trend_result(struct pcc_ctl *c,
 			return true;
 		}
 		/* Back to the last rate that did better, then RCTs. */
-		if (c->state == PCC_STARTING)
-			c->base = pcc_start_exit_rate(c->base, r, mss);
 		c->retry = PCC_RETRY_NONE;
 		c->eps = (u16)p->eps_min;
 		pcc_ctl_decide_again(c, rnd);
@@ -895,7 +846,6 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
  * @c: controller
  * @p: parameters
  * @r: the MI's result
- * @mss: bytes per packet, for the rate the MI sent at
  * @u: its utility
  * @congested: it clearly met congestion (pcc_result_congested())
  * @rnd: random bits, for the order of the next trials
@@ -907,8 +857,8 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
  */
 static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 				     const struct pcc_params *p,
-				     const struct pcc_result *r, u32 mss,
-				     s64 u, bool congested, u32 rnd)
+				     const struct pcc_result *r, s64 u,
+				     bool congested, u32 rnd)
 {
 	u8 tag = r->tag;
 
@@ -918,7 +868,7 @@ static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
 			    PCC_TAG_ADJUST))
 			return false;
-		return pcc_ctl_trend_result(c, p, r, mss, u, congested, rnd);
+		return pcc_ctl_trend_result(c, p, r->rate, u, congested, rnd);
 	case PCC_DECISION:
 		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
 			return false;
@@ -948,7 +898,7 @@ static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
 {
 	struct pcc_result r = { .tag = tag, .rate = rate };
 
-	return pcc_ctl_on_result(c, p, &r, 1, u, congested, rnd);
+	return pcc_ctl_on_result(c, p, &r, u, congested, rnd);
 }
 
 /* After an RTO: start over from half the last good rate. */

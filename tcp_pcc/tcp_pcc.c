@@ -252,8 +252,7 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 			   rs->acked_sacked, max(rs->losses, 0),
 			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0, &r)) {
 		s64 u = pcc_mi_utility(&p, &r, tp->mss_cache);
-		bool moved = pcc_ctl_on_result(&pc->ctl, &p, &r,
-					       tp->mss_cache, u,
+		bool moved = pcc_ctl_on_result(&pc->ctl, &p, &r, u,
 					       pcc_result_congested(&p, &r),
 					       get_random_u32());
 

@@ -180,7 +180,7 @@ static __cost bool cost_pcc_ack(struct pcc *pc, const struct pcc_params *p,
 	if (pcc_mon_on_ack(&pc->mon, sent, acked, lost, rtt, &r)) {
 		s64 u = pcc_mi_utility(p, &r, MSS);
 
-		if (pcc_ctl_on_result(&pc->ctl, p, &r, MSS, u,
+		if (pcc_ctl_on_result(&pc->ctl, p, &r, u,
 				      pcc_result_congested(p, &r), r2)) {
 			*realign = true;
 			return true;

@@ -324,7 +324,7 @@ static void flow_result(const struct model *s, struct flow *x, int f,
 			double t, u32 now)
 {
 	s64 u = pcc_mi_utility(&s->p, &x->r, 1448);
-	bool moved = pcc_ctl_on_result(&x->c, &s->p, &x->r, 1448, u,
+	bool moved = pcc_ctl_on_result(&x->c, &s->p, &x->r, u,
 				       pcc_result_congested(&s->p, &x->r),
 				       rand());
 
