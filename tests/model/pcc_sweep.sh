@@ -66,3 +66,7 @@ scenario L1J "W=5 L=0.01 RJ=0.005" 20 66 0.04 30 1 1
 scenario C2 "" 20 66 0.04 30 2 10
 scenario C2J "RJ=0.002" 20 66 0.04 30 2 10
 scenario C4 "" 20 66 0.04 40 4 5
+# A TCG guest's noise: SN=0.15 RJ=0.01 gives dRTT/dT within +-0.02-0.03
+# at an empty queue (p10/p90), the guest's pcc_mi trace +-0.03-0.04.
+scenario SHN "SN=0.15 RJ=0.01" 20 5 0.03 30 1 1
+scenario C2N "SN=0.15 RJ=0.01" 20 66 0.04 30 2 10
