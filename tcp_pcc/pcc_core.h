@@ -74,10 +74,10 @@ enum pcc_utility_kind {
 #define PCC_VIV_C		743834		/* 11.35 in Q16 */
 #define PCC_VIV_EXP		58982		/* 0.9 in Q16 */
 /*
- * |dRTT/dT| below this is measurement noise, not a queue (Q16, 0.02; the
- * paper's 0.01 is within a shared host's noise, tcp_pcc.rst)
+ * dRTT/dT below this is measurement noise, not a queue (Q16, 0.01, the
+ * paper's; 0.02 let a lone flow fill the buffer, tcp_pcc.rst)
  */
-#define PCC_VIV_GRAD_MIN	1311
+#define PCC_VIV_GRAD_MIN	655
 /*
  * A round met a queue only when a trial's |dRTT/dT| reached this (Q16,
  * 0.05: a trial eps_max above capacity grows the queue that fast).  A

@@ -749,8 +749,8 @@ static double ref_vivace(double rate, double lost, double dur_s, double g,
 {
 	double x = rate * 8 / 1e6, sd = 2 * floor(sqrt(lost)), lat, loss;
 
-	/* PCC_VIV_GRAD_MIN, 0.02 in Q16; a falling RTT earns nothing */
-	if (g < 1311 / Q)
+	/* PCC_VIV_GRAD_MIN, 0.01 in Q16; a falling RTT earns nothing */
+	if (g < 655 / Q)
 		g = 0;
 	lost = lost > sd ? lost - sd : 0;
 	lat = 900 * x * g;
@@ -791,8 +791,8 @@ static void test_vivace_utility(void)
 	tap(!bad, "Vivace utility X^0.9 - 900 X dRTT/dT - 11.35 X L within 0.0002 of its terms",
 	    "%d off, worst %.2g", bad, worst);
 	{
-		struct pcc_result a = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.019);
-		struct pcc_result q = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.021);
+		struct pcc_result a = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.009);
+		struct pcc_result q = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.011);
 		struct pcc_result b = mi(PCC_TAG_TRIAL0, 2500000, 100, 4, 0);
 		struct pcc_result c = mi(PCC_TAG_TRIAL0, 2500000, 100, 9, 0);
 		s64 clean = pcc_vivace_utility(&a, MSS);
@@ -804,7 +804,7 @@ static void test_vivace_utility(void)
 		    clean > pcc_vivace_utility(&c, MSS) &&
 		    clean > pcc_vivace_utility(&q, MSS) &&
 		    clean == pcc_mi_utility(&p, &a, MSS),
-		    "Vivace utility: an RTT gradient below 0.02 and 2 sqrt(lost) of the losses are noise",
+		    "Vivace utility: an RTT gradient below 0.01 and 2 sqrt(lost) of the losses are noise",
 		    NULL);
 	}
 	{
