@@ -3,8 +3,9 @@
  * sch_abc: the router side of ABC (Goyal et al., NSDI 2020), qdisc "abc".
  *
  * Every ECN-capable packet leaves as accelerate (its ECT codepoint kept)
- * or brake (CE), so that the senders' rate follows the target rate of
- * Eq. 1.  The arithmetic is in abc_mark.h (shared with the unit test);
+ * or brake (CE; with "ect1 on" an ECT(1) packet's brake is ECT(0), the
+ * paper's encoding), so that the senders' rate follows the target rate
+ * of Eq. 1.  The arithmetic is in abc_mark.h (shared with the unit test);
  * this file is the qdisc around it:
  *  - two FIFOs, ABC (ECT or CE at enqueue) and other (Not-ECT, and the
  *    flows found to be classic ECN), served by byte-weighted fair queuing
@@ -73,6 +74,7 @@ struct abc_params {
 	u32 token_limit;	/* packets */
 	u32 topk;
 	u32 classic;		/* find classic-ECN flows (needs topk) */
+	u32 ect1;		/* brake ECT(1) by ECT(0), not CE */
 };
 
 struct abc_sched_data {
@@ -149,6 +151,21 @@ static int abc_classify(struct sk_buff *skb)
 			return -ENOMEM;
 	}
 	return ecn;
+}
+
+/* The paper's brake (sec. 4.2): ECT(1) becomes ECT(0). */
+static void abc_set_ect0(struct sk_buff *skb)
+{
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP):
+		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK,
+				    INET_ECN_ECT_0);
+		break;
+	case htons(ETH_P_IPV6):
+		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK,
+				    INET_ECN_ECT_0);
+		break;
+	}
 }
 
 static bool abc_empty(const struct abc_sched_data *q)
@@ -384,11 +401,14 @@ static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
 		return;
 	if (accel) {
 		q->accelerates++;
-	} else {
-		/* The header was made writable at enqueue (abc_classify). */
-		INET_ECN_set_ce(skb);
-		q->brakes++;
+		return;
 	}
+	/* The header was made writable at enqueue (abc_classify). */
+	if (cb->ecn == INET_ECN_ECT_1 && q->p.ect1)
+		abc_set_ect0(skb);
+	else
+		INET_ECN_set_ce(skb);
+	q->brakes++;
 }
 
 static struct sk_buff *abc_dequeue(struct Qdisc *sch)
@@ -481,6 +501,7 @@ static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
 						   ABC_TOKEN_LIMIT_MAX),
 	[TCA_ABC_TOPK]		= NLA_POLICY_MAX(NLA_U32, ABC_TOPK_MAX),
 	[TCA_ABC_CLASSIC]	= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_ABC_ECT1]		= NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static void abc_get_u32(const struct nlattr *attr, u32 *dst)
@@ -519,6 +540,7 @@ static int abc_validate(struct nlattr *opt, struct abc_params *p,
 	abc_get_u32(tb[TCA_ABC_TOKEN_LIMIT], &p->token_limit);
 	abc_get_u32(tb[TCA_ABC_TOPK], &p->topk);
 	abc_get_u32(tb[TCA_ABC_CLASSIC], &p->classic);
+	abc_get_u32(tb[TCA_ABC_ECT1], &p->ect1);
 	return 0;
 }
 
@@ -655,7 +677,8 @@ static int abc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ABC_WINDOW, q->p.window_us) ||
 	    nla_put_u32(skb, TCA_ABC_TOKEN_LIMIT, q->p.token_limit) ||
 	    nla_put_u32(skb, TCA_ABC_TOPK, q->p.topk) ||
-	    nla_put_u32(skb, TCA_ABC_CLASSIC, q->p.classic))
+	    nla_put_u32(skb, TCA_ABC_CLASSIC, q->p.classic) ||
+	    nla_put_u32(skb, TCA_ABC_ECT1, q->p.ect1))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

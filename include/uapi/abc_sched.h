@@ -30,6 +30,10 @@ enum {
 				 * not ABC) and serve them in the other queue,
 				 * unmarked; 0 = every ECT flow is ABC
 				 */
+	TCA_ABC_ECT1,		/* u32: 1 = brake an ECT(1) packet by writing
+				 * ECT(0) (the paper's encoding); 0 = by CE.
+				 * ECT(0) packets are braked by CE either way
+				 */
 	__TCA_ABC_MAX
 };
 

@@ -59,12 +59,14 @@ static void explain(void)
 		"Usage: ... abc [ limit PACKETS ] [ bandwidth RATE | estimate ]\n"
 		"               [ eta FRACTION ] [ delta TIME ] [ dt TIME ]\n"
 		"               [ window TIME ] [ tokens N ] [ topk N ]\n"
-		"               [ classic on | off ]\n"
+		"               [ classic on | off ] [ ect1 on | off ]\n"
 		"  RATE is tc's rate syntax (e.g. 50mbit, 6MBps; a bare number is bit/s);\n"
 		"  bandwidth 0 or estimate: estimate the capacity, do not shape.\n"
 		"  TIME is tc's time syntax (e.g. 20ms, 1.5s; a bare number is us).\n"
 		"  FRACTION is a decimal, e.g. 0.95.  classic on (the default) finds\n"
 		"  ECN flows that are not ABC and serves them unmarked, with Not-ECT.\n"
+		"  ect1 on brakes an ECT(1) packet by writing ECT(0), the paper's\n"
+		"  encoding (default off: CE).\n"
 		"  Omitted options keep the\n"
 		"  kernel's defaults (add) or the current value (change).\n");
 }
@@ -349,8 +351,9 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool has_limit = false, has_bw = false, has_eta = false;
 	bool has_delta = false, has_dt = false, has_window = false;
 	bool has_tokens = false, has_topk = false, has_classic = false;
+	bool has_ect1 = false;
 	__u32 limit = 0, eta = 0, delta = 0, dt = 0, window = 0;
-	__u32 tokens = 0, topk = 0, classic = 0;
+	__u32 tokens = 0, topk = 0, classic = 0, ect1 = 0;
 	struct rtattr *tail;
 	__u64 bw = 0;
 
@@ -369,7 +372,7 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		    strcmp(opt, "eta") && strcmp(opt, "delta") &&
 		    strcmp(opt, "dt") && strcmp(opt, "window") &&
 		    strcmp(opt, "tokens") && strcmp(opt, "topk") &&
-		    strcmp(opt, "classic")) {
+		    strcmp(opt, "classic") && strcmp(opt, "ect1")) {
 			fprintf(stderr, "abc: unknown option \"%s\"\n", opt);
 			explain();
 			return -1;
@@ -406,9 +409,12 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(opt, "topk") == 0) {
 			err = parse_count(opt, *argv, &topk);
 			has_topk = true;
-		} else {
+		} else if (strcmp(opt, "classic") == 0) {
 			err = parse_on_off(opt, *argv, &classic);
 			has_classic = true;
+		} else {
+			err = parse_on_off(opt, *argv, &ect1);
+			has_ect1 = true;
 		}
 		if (err) {
 			explain();
@@ -439,6 +445,8 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	if (has_classic)
 		addattr_l(n, ABC_OPT_MAXLEN, TCA_ABC_CLASSIC, &classic,
 			  sizeof(classic));
+	if (has_ect1)
+		addattr_l(n, ABC_OPT_MAXLEN, TCA_ABC_ECT1, &ect1, sizeof(ect1));
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -543,6 +551,10 @@ static int abc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (get_u32_attr(tb, TCA_ABC_CLASSIC, &v)) {
 		print_bool(PRINT_JSON, "classic", NULL, v);
 		print_string(PRINT_FP, NULL, "classic %s ", v ? "on" : "off");
+	}
+	if (get_u32_attr(tb, TCA_ABC_ECT1, &v)) {
+		print_bool(PRINT_JSON, "ect1", NULL, v);
+		print_string(PRINT_FP, NULL, "ect1 %s ", v ? "on" : "off");
 	}
 	return 0;
 }

@@ -243,6 +243,7 @@ static const char * const names[] = {
 	[TCA_ABC_ETA] = "eta", [TCA_ABC_DELTA] = "delta", [TCA_ABC_DT] = "dt",
 	[TCA_ABC_WINDOW] = "window", [TCA_ABC_TOKEN_LIMIT] = "tokens",
 	[TCA_ABC_TOPK] = "topk", [TCA_ABC_CLASSIC] = "classic",
+	[TCA_ABC_ECT1] = "ect1",
 };
 
 static const struct good {
@@ -258,6 +259,8 @@ static const struct good {
 	{ TCA_ABC_TOPK, "0", 0 },
 	{ TCA_ABC_CLASSIC, "on", 1 },
 	{ TCA_ABC_CLASSIC, "off", 0 },
+	{ TCA_ABC_ECT1, "on", 1 },
+	{ TCA_ABC_ECT1, "off", 0 },
 	{ TCA_ABC_BANDWIDTH, "50mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "50Mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "6250000Bps", 6250000 },
@@ -299,9 +302,9 @@ static const struct good {
 };
 
 static const char opts_all[] =
-	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off";
+	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on";
 static const char opts_shown[] =
-	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ";
+	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on ";
 
 static const char * const bads[] = {
 	/* not a number of the right form */
@@ -311,7 +314,7 @@ static const char * const bads[] = {
 	"delta 5parsecs", "delta -1ms", "delta 1ns", "delta 10 ms",
 	"bandwidth 12furlong", "bandwidth -5mbit", "bandwidth mbit",
 	"bandwidth Estimate", "classic 1", "classic yes", "classic On",
-	"classic",
+	"classic", "ect1 1", "ect1 yes", "ect1",
 	/* cannot be encoded in the attribute */
 	"limit 4294967296", "topk 99999999999999999999999",
 	"eta 0.1234567", "eta 4294.967296",
@@ -332,7 +335,7 @@ static void test_parse(void)
 	int ok, bad = 0;
 
 	/* Every option at once */
-	ok = parse(opts_all) == 0 && nattrs() == 9;
+	ok = parse(opts_all) == 0 && nattrs() == 10;
 	ok = ok && attr(TCA_ABC_LIMIT, &v) == 4 && v == 500;
 	ok = ok && attr(TCA_ABC_BANDWIDTH, &v) == 8 && v == 6250000;
 	ok = ok && attr(TCA_ABC_ETA, &v) == 4 && v == 900000;
@@ -342,6 +345,7 @@ static void test_parse(void)
 	ok = ok && attr(TCA_ABC_TOKEN_LIMIT, &v) == 4 && v == 20;
 	ok = ok && attr(TCA_ABC_TOPK, &v) == 4 && v == 4;
 	ok = ok && attr(TCA_ABC_CLASSIC, &v) == 4 && v == 0;
+	ok = ok && attr(TCA_ABC_ECT1, &v) == 4 && v == 1;
 	tap(ok, "every option encodes to its attribute, u32s and a u64", NULL);
 
 	tap((options()->rta_type & NLA_F_NESTED) != 0,
@@ -416,7 +420,7 @@ static void test_show(void)
 		[TCA_ABC_ETA] = 900000, [TCA_ABC_DELTA] = 150000,
 		[TCA_ABC_DT] = 25000, [TCA_ABC_WINDOW] = 50000,
 		[TCA_ABC_TOKEN_LIMIT] = 20, [TCA_ABC_TOPK] = 4,
-		[TCA_ABC_CLASSIC] = 0,
+		[TCA_ABC_CLASSIC] = 0, [TCA_ABC_ECT1] = 1,
 	};
 	const char *want = opts_shown;
 	char shown[512];

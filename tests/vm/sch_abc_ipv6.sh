@@ -5,7 +5,8 @@
 # with the offloads on at the sender (the qdisc splits GSO skbs):
 # TCP with ECN, a Not-ECT UDP flow above the link rate and an ECT(1) UDP
 # flow.  No Not-ECT packet is ever CE; ECT(1) stays ECT(1) or becomes CE,
-# never ECT(0); accelerates + brakes == ECN packets at the receiver.
+# never ECT(0); accelerates + brakes == ECN packets at the receiver; with
+# `ect1 on` an ECT(1) packet's brake is ECT(0), never CE.
 # `change bandwidth` retunes live, the shaper never exceeds its rate,
 # `change limit` drops the excess, estimate mode under htb, a refused
 # value, rmmod.  Needs q_abc.so (make modules-all builds it).
@@ -14,7 +15,7 @@ require_root
 require_tools tc iperf3 tcpdump jq ip
 
 ko=$MODDIR/sch_abc/sch_abc.ko
-tap_plan 14
+tap_plan 15
 
 prefix=abc6-
 pids=()
@@ -33,7 +34,7 @@ if [ ! -f "$ko" ]; then
 	tap_done
 fi
 if [ -z "${TC_LIB_DIR:-}" ] || [ ! -f "$TC_LIB_DIR/q_abc.so" ]; then
-	for i in $(seq 1 14); do tap_skip "IPv6 checks" "no q_abc.so (make modules-all)"; done
+	for i in $(seq 1 15); do tap_skip "IPv6 checks" "no q_abc.so (make modules-all)"; done
 	tap_done
 fi
 grep -q "^sch_abc " /proc/modules || insmod "$ko"
@@ -231,6 +232,33 @@ rc=$?
 after=$(tc -n $nsr -j qdisc show dev $dev | jq -c '.[0].options')
 tap_check "$([ $rc != 0 ] && grep -q "out of range" <<<"$out" && [ "$before" = "$after" ] && echo 1)" \
 	"tokens 1 refused with an extack message, limit 20 not applied" "$out"
+
+# The paper's encoding: with ect1 on, a brake on an ECT(1) packet writes
+# ECT(0).  ECT(1) UDP at 1.5 times the link rate keeps a standing queue,
+# so most packets are brakes.
+tc -n $nsr qdisc replace dev $dev root abc bandwidth 2mbit limit 10000 ect1 on
+pcap1=$RESULTS/sch_abc-v6-ect1.pcap
+ip netns exec $nsd tcpdump -i eth0 -Q in -s 96 -B 8192 -n -w "$pcap1" ip6 2>/dev/null &
+pids+=($!)
+ip netns exec $nsd iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
+sleep 1
+ip netns exec $nss iperf3 -6 -c $dst -p 5203 -u -b 3M -t 4 --tos 1 >/dev/null 2>&1
+# Brakes are counted at dequeue: the queue drains before the capture ends.
+for _ in $(seq 50); do
+	[ "$(tc -n $nsr -s -j qdisc show dev $dev | jq ".[0].qlen")" = 0 ] && break
+	sleep 0.2
+done
+sleep 0.5
+kill "${pids[@]}" 2>/dev/null
+wait "${pids[@]}" 2>/dev/null
+pids=()
+st=$(tc -n $nsr -s -j qdisc show dev $dev)
+brk=$(jq '.[0].brakes' <<<"$st")
+{ read -r _ _ e0; read -r _ _ e1; read -r _ _ e2; read -r _ _ e3; } <<<"$(ecn6_table "$pcap1")"
+tap_check "$([ "$e2" -gt 100 ] && [ "$e3" = 0 ] && [ "$e0" = 0 ] &&
+	[ $((100 * (brk > e2 ? brk - e2 : e2 - brk))) -le $((e2 + 500)) ] && echo 1)" \
+	"IPv6 ect1 on: ECT(1) braked to ECT(0), never CE; brakes == ECT(0) packets" \
+	"ECT1 $e1 ECT0 $e2 CE $e3 Not-ECT $e0; xstats brakes $brk"
 
 "$TOP/scripts/netlab" teardown --all --prefix $prefix >/dev/null 2>&1
 
