@@ -136,6 +136,40 @@ static inline bool cc_ecn_accecn(const struct tcp_sock *tp)
 #endif
 }
 
+/*
+ * AccECN's byte counters (7.x): the peer's AccECN option has been seen
+ * and not found broken, so tp->delivered_ecn_bytes[] counts the payload
+ * bytes it received as ECT(1), ECT(0) and CE.
+ */
+#ifdef TCP_ECN_MODE_ACCECN
+#define CC_HAVE_ACCECN	1
+#include <net/tcp_ecn.h>
+#else
+#define CC_HAVE_ACCECN	0
+#endif
+
+static inline bool cc_accecn_bytes_ok(const struct tcp_sock *tp)
+{
+#if CC_HAVE_ACCECN
+	return tcp_ecn_mode_accecn(tp) &&
+	       tp->saw_accecn_opt == TCP_ACCECN_OPT_COUNTER_SEEN &&
+	       !tcp_accecn_opt_fail_recv(tp);
+#else
+	return false;
+#endif
+}
+
+/* Bytes the peer received as ECT(0) or CE (0 without AccECN). */
+static inline u32 cc_accecn_ect0_ce_bytes(const struct tcp_sock *tp)
+{
+#if CC_HAVE_ACCECN
+	return tp->delivered_ecn_bytes[INET_ECN_ECT_0 - 1] +
+	       tp->delivered_ecn_bytes[INET_ECN_CE - 1];
+#else
+	return 0;
+#endif
+}
+
 /* Ask for AccECN where the kernel has it (falls back to RFC 3168 ECN). */
 #ifdef TCP_CONG_NEEDS_ACCECN
 #define CC_CONG_NEEDS_ACCECN	TCP_CONG_NEEDS_ACCECN

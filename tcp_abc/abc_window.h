@@ -508,4 +508,30 @@ static inline enum abc_event abc_on_undo(struct abc_window *w)
 	return ABC_EV_UNDO;
 }
 
+/*
+ * The brakes among the @acked units (packets or bytes) one ACK delivers,
+ * taken from a receiver's running count of brakes (AccECN's CE packet
+ * counter, or its ECT(0) + CE byte counters): what the count says beyond
+ * *@counted, up to @acked.  A count that runs ahead of the ACKs (an
+ * update on an ACK that delivers less) is carried to the next ACKs, but
+ * never more than @bound (what is in flight); a count behind *@counted
+ * (data sent before the encoding changed, still to be reported) gives
+ * none until it catches up.
+ */
+static inline u32 abc_brake_take(u32 *counted, u32 total, u32 acked,
+				 u32 bound)
+{
+	s32 pending = (s32)(total - *counted);
+	u32 take;
+
+	if (pending <= 0)
+		return 0;
+	take = min_t(u32, pending, acked);
+	if ((u32)pending - take > bound)
+		*counted = total;
+	else
+		*counted += take;
+	return take;
+}
+
 #endif /* _ABC_WINDOW_H */

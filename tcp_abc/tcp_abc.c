@@ -8,7 +8,15 @@
  * brake; the receiving socket echoes every packet's CE state in ECE
  * precisely.  On kernels with AccECN (7.x) the sender asks for it, and
  * where the peer agrees the count of CE packets in the ACKs gives the
- * brakes instead, whatever congestion control the receiver runs.
+ * brakes instead, whatever congestion control the receiver runs.  Where
+ * the peer also sends AccECN's byte counters, the sender uses the
+ * paper's own encoding (sec. 4.2, parameter ect1): its packets leave
+ * ECT(1), a router brakes by writing ECT(0) (sch_abc's "ect1 on") or
+ * sets CE, and the brakes are the bytes the peer received as ECT(0) or
+ * CE.  The stack writes ECT(0) on every AccECN segment with no hook for
+ * a congestion control, so a netfilter hook at LOCAL_OUT of every
+ * network namespace rewrites ECT(0) to ECT(1) on this module's own
+ * sockets (abc_ect1_out()).
  *
  * Receiver: a one-bit CE state (as DCTCP).  When a packet's CE state
  * differs from the last one, a pending delayed ACK is sent first with
@@ -44,6 +52,11 @@
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/inet_diag.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <net/dsfield.h>
+#include <net/net_namespace.h>
 #include <net/tcp.h>
 #include <net/inet_ecn.h>
 
@@ -60,10 +73,47 @@ struct abc_sock {
 	struct abc_window win;
 	u32 next_round_delivered;	/* tp->delivered that ends this round */
 	u32 prior_rcv_nxt;		/* receiver: rcv_nxt at the last packet */
-	u32 ce_counted;			/* sender: tp->delivered_ce taken as brakes */
+	u32 ce_counted;			/* sender: brakes taken, packets of
+					 * tp->delivered_ce or, with ect1,
+					 * ECT(0) + CE bytes
+					 */
 	u8 ce_state;			/* receiver: CE of the last packet */
 	u8 ece;				/* sender: ECE on the ACK in progress */
+	u8 ect1;			/* sender: ECT(1) encoding (read by
+					 * abc_ect1_out())
+					 */
 };
+
+/*
+ * The paper's encoding where the kernel reports AccECN's byte counters:
+ * on by default there, refused elsewhere.  Read only: the netfilter
+ * hooks it needs are registered at load.
+ */
+static bool abc_ect1_on = CC_HAVE_ACCECN;
+
+static int abc_ect1_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+
+	if (kstrtobool(val, &on)) {
+		pr_err("ect1: not 0 or 1: %s\n", val);
+		return -EINVAL;
+	}
+	if (on && !CC_HAVE_ACCECN) {
+		pr_err("ect1=1 needs a kernel with AccECN (7.x); this one has none\n");
+		return -EINVAL;
+	}
+	*(bool *)kp->arg = on;
+	return 0;
+}
+
+static const struct kernel_param_ops abc_ect1_param_ops = {
+	.set = abc_ect1_param_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(ect1, &abc_ect1_param_ops, &abc_ect1_on, 0444);
+MODULE_PARM_DESC(ect1, "send ECT(1), brakes are ECT(0) or CE (AccECN kernels only; default 1 there)");
 
 /* ACKs carry ABC's feedback: RFC 3168 ECN (ECE) or AccECN (counters). */
 static bool abc_ecn_ok(const struct tcp_sock *tp)
@@ -95,6 +145,30 @@ static void abc_trace(struct sock *sk, int ev, u32 acked, u32 inflight)
 }
 
 /*
+ * Turn the ECT(1) encoding on once the peer's AccECN byte counters are
+ * seen, and off if they are found broken.  Only on our own ops: under a
+ * wrapper (pad_shim) abc_ect1_out() does not rewrite, and every ECT(0)
+ * byte would read as a brake.  Bytes in flight when it turns on went out
+ * ECT(0): the count starts past them, so they do not read as brakes.
+ */
+static void abc_ect1_check(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct abc_sock *ca = inet_csk_ca(sk);
+	bool ok = abc_ect1_on && cc_accecn_bytes_ok(tp) &&
+		  inet_csk(sk)->icsk_ca_ops == &tcp_abc_ops;
+
+	if (likely(ok == ca->ect1))
+		return;
+	if (ok)
+		ca->ce_counted = cc_accecn_ect0_ce_bytes(tp) +
+				 (tp->snd_nxt - tp->snd_una);
+	else
+		ca->ce_counted = tp->delivered_ce;
+	WRITE_ONCE(ca->ect1, ok);
+}
+
+/*
  * Runs twice on a passive open: from abc_main() for the ACK of the
  * SYN-ACK, then from tcp_init_transfer(), which starts over from the
  * initial window.  A second run is harmless: the ops move only away from
@@ -112,6 +186,8 @@ static void abc_init(struct sock *sk)
 	ca->ce_counted = tp->delivered_ce;
 	ca->ce_state = 0;
 	ca->ece = 0;
+	WRITE_ONCE(ca->ect1, 0);
+	abc_ect1_check(sk);
 
 	/*
 	 * No ECN with the peer: our packets must not claim ECT, and
@@ -145,16 +221,15 @@ static void abc_noecn_dontxmit(struct sock *sk)
 /*
  * The brakes among the a->pkts packets this ACK delivers.  RFC 3168 with
  * an ABC receiver: ECE covers all of them or none.  AccECN: the stack
- * has added the CE packets the receiver reports to tp->delivered_ce;
- * they are taken as brakes up to the packets this ACK delivers, and
- * what is left over (a counter update on an ACK that delivers less)
- * counts on the next ACKs, bounded by the packets in flight.
+ * has added the CE packets the receiver reports to tp->delivered_ce, or
+ * with the ECT(1) encoding the ECT(0) and CE bytes to its byte
+ * counters; abc_brake_take() splits the count over the ACKs.
  */
 static void abc_brakes(struct sock *sk, struct abc_ack *a, u32 in_flight)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct abc_sock *ca = inet_csk_ca(sk);
-	u32 ce, pending;
+	u32 ce;
 
 	if (!cc_ecn_accecn(tp)) {
 		if (a->ecn && ca->ece) {
@@ -163,12 +238,17 @@ static void abc_brakes(struct sock *sk, struct abc_ack *a, u32 in_flight)
 		}
 		return;
 	}
-	pending = tp->delivered_ce - ca->ce_counted;
-	ce = min(pending, a->pkts);
-	if (pending - ce > in_flight)
-		ca->ce_counted = tp->delivered_ce;
-	else
-		ca->ce_counted += ce;
+	if (ca->ect1) {
+		ce = abc_brake_take(&ca->ce_counted, cc_accecn_ect0_ce_bytes(tp),
+				    a->acked, a->inflight);
+		a->ce = ce;
+		/* Packets for the counters only; a mixed ACK divides. */
+		a->ce_pkts = ce == a->acked ? a->pkts :
+			     min(DIV_ROUND_UP(ce, a->mss), a->pkts);
+		return;
+	}
+	ce = abc_brake_take(&ca->ce_counted, tp->delivered_ce, a->pkts,
+			    in_flight);
 	a->ce_pkts = ce;
 	a->ce = ce == a->pkts ? a->acked : min_t(u64, (u64)ce * a->mss, a->acked);
 }
@@ -191,6 +271,7 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	if (cc_ca_uninitialised(sk))
 		abc_init(sk);
 	abc_noecn_dontxmit(sk);
+	abc_ect1_check(sk);
 	if (rs->acked_sacked > 0 &&
 	    !before(rs->prior_delivered, ca->next_round_delivered)) {
 		ca->next_round_delivered = tp->delivered;
@@ -402,17 +483,94 @@ static struct tcp_congestion_ops tcp_abc_noecn_ops __read_mostly = {
 	.get_info	= abc_get_info,
 };
 
+/*
+ * The ECT(1) encoding: our own sockets' ECT(0) packets leave as ECT(1).
+ * LOCAL_OUT runs after the IP header and its checksum are built; a GSO
+ * packet's segments copy the header.  The control sockets that send
+ * resets and time-wait ACKs are raw sockets of protocol TCP, hence the
+ * type test before inet_csk().
+ */
+static unsigned int abc_ect1_out(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	struct sock *sk = skb->sk;
+	unsigned int nhoff = skb_network_offset(skb);
+
+	if (!sk || !sk_fullsock(sk) || sk->sk_type != SOCK_STREAM ||
+	    sk->sk_protocol != IPPROTO_TCP ||
+	    READ_ONCE(inet_csk(sk)->icsk_ca_ops) != &tcp_abc_ops ||
+	    !READ_ONCE(((struct abc_sock *)inet_csk_ca(sk))->ect1))
+		return NF_ACCEPT;
+
+	if (state->pf == NFPROTO_IPV4) {
+		if ((ipv4_get_dsfield(ip_hdr(skb)) & INET_ECN_MASK) ==
+		    INET_ECN_ECT_0 &&
+		    !skb_ensure_writable(skb, nhoff + sizeof(struct iphdr)))
+			ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK,
+					    INET_ECN_ECT_1);
+	} else {
+		if ((ipv6_get_dsfield(ipv6_hdr(skb)) & INET_ECN_MASK) ==
+		    INET_ECN_ECT_0 &&
+		    !skb_ensure_writable(skb, nhoff + sizeof(struct ipv6hdr)))
+			ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK,
+					    INET_ECN_ECT_1);
+	}
+	return NF_ACCEPT;
+}
+
+static const struct nf_hook_ops abc_nf_ops[] = {
+	{
+		.hook		= abc_ect1_out,
+		.pf		= NFPROTO_IPV4,
+		.hooknum	= NF_INET_LOCAL_OUT,
+		.priority	= NF_IP_PRI_LAST,
+	},
+	{
+		.hook		= abc_ect1_out,
+		.pf		= NFPROTO_IPV6,
+		.hooknum	= NF_INET_LOCAL_OUT,
+		.priority	= NF_IP6_PRI_LAST,
+	},
+};
+
+static int __net_init abc_net_init(struct net *net)
+{
+	return nf_register_net_hooks(net, abc_nf_ops, ARRAY_SIZE(abc_nf_ops));
+}
+
+static void __net_exit abc_net_exit(struct net *net)
+{
+	nf_unregister_net_hooks(net, abc_nf_ops, ARRAY_SIZE(abc_nf_ops));
+}
+
+static struct pernet_operations abc_net_ops = {
+	.init = abc_net_init,
+	.exit = abc_net_exit,
+};
+
 static int __init abc_register(void)
 {
+	int err;
+
 	BUILD_BUG_ON(sizeof(struct abc_sock) > ICSK_CA_PRIV_SIZE);
 	cc_ops_set_tx_start(&tcp_abc_ops, abc_cwnd_event_tx_start);
 	cc_ops_set_tx_start(&tcp_abc_noecn_ops, abc_cwnd_event_tx_start);
-	return tcp_register_congestion_control(&tcp_abc_ops);
+	if (abc_ect1_on) {
+		err = register_pernet_subsys(&abc_net_ops);
+		if (err)
+			return err;
+	}
+	err = tcp_register_congestion_control(&tcp_abc_ops);
+	if (err && abc_ect1_on)
+		unregister_pernet_subsys(&abc_net_ops);
+	return err;
 }
 
 static void __exit abc_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_abc_ops);
+	if (abc_ect1_on)
+		unregister_pernet_subsys(&abc_net_ops);
 }
 
 module_init(abc_register);

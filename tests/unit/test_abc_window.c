@@ -736,6 +736,44 @@ static void test_noecn(void)
 	    "window %u packets", abc_window_bytes(&w, false) / MSS);
 }
 
+/* abc_brake_take(): a receiver's running count of brakes, split over ACKs. */
+static void test_brake_take(void)
+{
+	u32 counted = 100, got, sum = 0, i;
+
+	got = abc_brake_take(&counted, 103, 2, 50);
+	tap(got == 2 && counted == 102, "a count ahead by 3 gives 2 of a 2-unit ACK, 1 carried",
+	    "took %u, counted %u", got, counted);
+	got = abc_brake_take(&counted, 103, 5, 50);
+	tap(got == 1 && counted == 103, "the carried unit goes to the next ACK",
+	    "took %u, counted %u", got, counted);
+	got = abc_brake_take(&counted, 103, 5, 50);
+	tap(got == 0 && counted == 103, "no change in the count: no brake",
+	    "took %u, counted %u", got, counted);
+
+	/* Carried no further than what is in flight. */
+	got = abc_brake_take(&counted, 203, 10, 40);
+	tap(got == 10 && counted == 203,
+	    "a count 90 ahead with 40 in flight: 10 taken, the rest dropped",
+	    "took %u, counted %u", got, counted);
+
+	/* Behind (data of the old encoding still to come): none until it catches up. */
+	counted = 1000;
+	got = abc_brake_take(&counted, 990, 10, 100);
+	tap(got == 0 && counted == 1000, "a count behind gives no brake",
+	    "took %u, counted %u", got, counted);
+	got = abc_brake_take(&counted, 1004, 10, 100);
+	tap(got == 4 && counted == 1004, "once it passes, only what is beyond counts",
+	    "took %u, counted %u", got, counted);
+
+	/* Wrapping counters: 24-bit byte counters widened by the stack wrap at 2^32. */
+	counted = 0xfffffff0U;
+	for (i = 0; i < 8; i++)
+		sum += abc_brake_take(&counted, 0xfffffff0U + 4 * (i + 1), 4, 100);
+	tap(sum == 32 && counted == 0x10U, "across the u32 wrap every unit counts once",
+	    "sum %u, counted %#x", sum, counted);
+}
+
 static void test_fuzz(void)
 {
 	struct abc_window w;
@@ -812,6 +850,7 @@ int main(void)
 	test_legacy();
 	test_partial();
 	test_noecn();
+	test_brake_take();
 	test_fuzz();
 	return tap_finish();
 }

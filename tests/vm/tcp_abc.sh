@@ -5,7 +5,8 @@
 # negotiated, the receiver's precise CE echo, brakes that never halve the
 # window, the Eq. 3 steady state under a constant brake fraction, the
 # non-ECN fallback, a legacy (threshold) ECN marker, AccECN feedback from
-# a receiver that does not run abc (7.x kernels; skipped before), and
+# a receiver that does not run abc (7.x kernels; skipped before), the
+# paper's ECT(1) encoding (7.x; before, its parameter is refused), and
 # rmmod after use.
 # ABC over a real sch_abc bottleneck is tcp_abc_e2e.sh.
 #
@@ -32,7 +33,7 @@ SECS=${ABC_SECS:-6}
 MARK_PCT=60		# CE fraction of the netem marker: f = 0.4, w* = 5
 tracing=/sys/kernel/tracing
 
-tap_plan 18
+tap_plan 21
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_abc built for $KVER" "no $ko (make modules-all)"
@@ -51,7 +52,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# ---- 1-2: load and register
+# ---- 1-2: load and register (18: the ECT(1) parameter, checked below)
+accecn=0
+[ -e /proc/sys/net/ipv4/tcp_ecn_option ] && accecn=1
+if [ $accecn = 0 ]; then
+	insmod "$ko" ect1=1 >/dev/null 2>&1 && { ect1_bad=loaded; rmmod tcp_abc; }
+	ect1_msg=$(dmesg | grep -o 'tcp_abc: ect1=1 needs.*' | tail -n 1)
+fi
 if ! err=$(insmod "$ko" 2>&1); then
 	tap_fail "insmod tcp_abc" "$err"
 	tap_done
@@ -99,11 +106,12 @@ if [ -z "$S" ]; then
 fi
 
 nsx() { local n=$1; shift; ip netns exec "$n" "$@"; }
-# ip_ext counters of the receiver namespace: "CE ECT0 NoECT"
+# ip_ext counters of the receiver namespace: "CE ECT NoECT ECT1", where
+# ECT counts ECT(0) and ECT(1)
 rx_ecn() {
-	nsx "$D" nstat -asz IpExtInCEPkts IpExtInECT0Pkts IpExtInNoECTPkts |
+	nsx "$D" nstat -asz IpExtInCEPkts IpExtInECT0Pkts IpExtInNoECTPkts IpExtInECT1Pkts |
 		awk '/IpExtInCEPkts/ {c=$2} /IpExtInECT0Pkts/ {e=$2} /IpExtInNoECTPkts/ {n=$2}
-		     END {print c+0, e+0, n+0}'
+		     /IpExtInECT1Pkts/ {o=$2} END {print c+0, e+o, n+0, o+0}'
 }
 # leaf QDISC...: the bottleneck's queue under htb class 1:1 (a new handle
 # each time: replace cannot change the kind of an existing handle)
@@ -150,10 +158,11 @@ tfield() { grep -o " $2=[-0-9]*" "$RESULTS/$1.trace" | sed 's/.*=//'; }
 # sender's brakes are the receiver's CE count within 5 %: retransmissions
 # and the handshake make a few packets of slack).
 mark_run() {
-	local ce0 ect0 ce1 ect1
-	read -r ce0 ect0 _ < <(rx_ecn)
+	local ce0 ect0 ce1 ect1 e10 e11
+	read -r ce0 ect0 _ e10 < <(rx_ecn)
 	run_flow "$1" "$SECS"
-	read -r ce1 ect1 _ < <(rx_ecn)
+	read -r ce1 ect1 _ e11 < <(rx_ecn)
+	e1=$((e11 - e10))
 	last=$(tail -n 1 "$RESULTS/$1.trace")
 	accel=$(sed -n 's/.* accel=\([0-9]*\) .*/\1/p' <<<"$last")
 	brake=$(sed -n 's/.* brake=\([0-9]*\) .*/\1/p' <<<"$last")
@@ -168,12 +177,13 @@ mark_run() {
 # ---- 5-10: a constant-fraction CE marker (stand-in ABC router, f = 0.4)
 leaf netem loss random ${MARK_PCT}% ecn limit 1000
 mark_run abc-mark
+mark_ect=$ect mark_e1=$e1
 ssl=$(grep 'dctcp:' "$RESULTS/abc-mark.ss" | tail -n 1)
 # dctcp:( rather than dctcp:fallback_mode: the socket runs ECN (RFC 3168
 # or AccECN)
 tap_check "$(grep -q 'dctcp:(' <<<"$ssl" && [ $((ce + ect)) -gt 200 ] && echo 1)" \
 	"ECN negotiated (data arrive ECT/CE), ss -ti shows ABC's info" \
-	"$(grep -o 'dctcp:([^)]*)\|delivered_ce:[0-9]*' <<<"$ssl" | tr '\n' ' ')ECT(0) $ect CE $ce received"
+	"$(grep -o 'dctcp:([^)]*)\|delivered_ce:[0-9]*' <<<"$ssl" | tr '\n' ' ')ECT $ect (of which ECT(1) $e1) CE $ce received"
 # The receiver's IP counters see every CE; the sender counts a brake per
 # packet its ECE ACKs cover (on 7.x, where both ends ask for AccECN, per
 # packet the ACE counter reports).
@@ -210,9 +220,9 @@ leaf pfifo limit 66
 nsx "$D" sysctl -qw net.ipv4.tcp_ecn=0
 nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=cubic
 run_flow cubic-noecn 5 cubic
-read -r _ ect0 noect0 < <(rx_ecn)
+read -r _ ect0 noect0 _ < <(rx_ecn)
 run_flow abc-noecn 5
-read -r _ ect1 noect1 < <(rx_ecn)
+read -r _ ect1 noect1 _ < <(rx_ecn)
 gpc=$(gp_mbit cubic-noecn)
 gp=$(gp_mbit abc-noecn)
 tap_check "$(fge "$gp" "$(awk -v c="$gpc" 'BEGIN {print c / 2}')")" \
@@ -224,7 +234,7 @@ tap_check "$(grep -q 'dctcp:fallback_mode' <<<"$ssl" && ! grep -q ' ecn ' <<<" $
 	"$(grep -o ' abc[a-z-]* \| ecn \|dctcp:[a-z_]*' <<<" $ssl " | tr '\n' ' ')"
 tap_check "$([ $((ect1 - ect0)) -le 3 ] && [ $((noect1 - noect0)) -gt 1000 ] && echo 1)" \
 	"non-ECN peer: data packets are sent Not-ECT" \
-	"received ECT(0) $((ect1 - ect0)), Not-ECT $((noect1 - noect0))"
+	"received ECT $((ect1 - ect0)), Not-ECT $((noect1 - noect0))"
 nsx "$D" sysctl -qw net.ipv4.tcp_ecn=1
 nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=abc
 
@@ -266,7 +276,47 @@ else
 	nsx "$D" sysctl -qw net.ipv4.tcp_congestion_control=abc
 fi
 
-# ---- 18: rmmod after use
+# ---- 18-20: the paper's encoding (sec. 4.2) where the kernel has
+# AccECN's byte counters: data leave ECT(1), a brake is ECT(0) (sch_abc
+# "ect1 on") or CE, and the sender counts the bytes the receiver got as
+# ECT(0) or CE as brakes.  Before 7.x the parameter is refused.
+what18="ect1: on by default with AccECN, refused (with a message) without"
+what19="ECT(1) encoding: with AccECN at both ends abc's data leave ECT(1)"
+what20="ECT(1) encoding behind sch_abc ect1 on: brakes arrive as ECT(0), not CE; the sender's brakes match them within 5 %"
+if [ $accecn = 0 ]; then
+	tap_check "$([ -z "${ect1_bad:-}" ] && [ -n "$ect1_msg" ] && echo 1)" "$what18" \
+		"insmod ect1=1: ${ect1_bad:-refused}; dmesg: ${ect1_msg:-none}"
+	tap_skip "$what19" "kernel without AccECN"
+	tap_skip "$what20" "kernel without AccECN"
+else
+	p=$(cat /sys/module/tcp_abc/parameters/ect1 2>/dev/null)
+	tap_check "$([ "$p" = Y ] && echo 1)" "$what18" "parameters/ect1: ${p:-none}"
+	tap_check "$([ "${mark_e1:-0}" -gt 200 ] && [ $((mark_ect - mark_e1)) -le 3 ] && echo 1)" \
+		"$what19" "received behind the CE marker (5-10): ECT(1) $mark_e1, ECT(0) $((mark_ect - mark_e1))"
+	sabc=$MODDIR/sch_abc/sch_abc.ko
+	if ! grep -q '^sch_abc ' /proc/modules && ! insmod "$sabc" 2>/dev/null; then
+		tap_fail "$what20" "cannot load $sabc"
+	elif ! leaf abc ect1 on limit 100; then
+		tap_fail "$what20" "tc refused abc ect1 on (TC_LIB_DIR=${TC_LIB_DIR:-unset})"
+	else
+		read -r ce0 ect0 _ e10 < <(rx_ecn)
+		run_flow abc-ect1 "$SECS"
+		read -r ce1 ect1 _ e11 < <(rx_ecn)
+		last=$(tail -n 1 "$RESULTS/abc-ect1.trace")
+		brake=$(sed -n 's/.* brake=\([0-9]*\) .*/\1/p' <<<"$last")
+		accel=$(sed -n 's/.* accel=\([0-9]*\) .*/\1/p' <<<"$last")
+		brake=${brake:-0} accel=${accel:-0}
+		ce=$((ce1 - ce0)) e1=$((e11 - e10)) e0=$((ect1 - ect0 - (e11 - e10)))
+		st=$(nsx "$R" tc -s qdisc show dev dst | grep -o 'accelerates [0-9]* brakes [0-9]*' | head -n 1)
+		tap_check "$([ $ce -le 3 ] && [ $e0 -gt 100 ] &&
+			[ $(( (brake - e0) * (brake - e0) * 400 )) -le $(( e0 * e0 )) ] && echo 1)" "$what20" \
+			"received ECT(1) $e1, ECT(0) $e0, CE $ce; sender: brakes $brake, accelerates $accel; sch_abc: ${st:-no stats}; $(gp_mbit abc-ect1) Mbit/s"
+	fi
+	leaf pfifo limit 66
+	rmmod sch_abc 2>/dev/null
+fi
+
+# ---- 21: rmmod after use
 "$NETLAB" teardown --all --prefix $PREFIX >/dev/null 2>&1
 sysctl -qw net.ipv4.tcp_congestion_control="$old_cc"
 [ -f $ev ] && echo 0 >$ev
