@@ -85,11 +85,17 @@ struct abc_sock {
 };
 
 /*
- * The paper's encoding where the kernel reports AccECN's byte counters:
- * on by default there, refused elsewhere.  Read only: the netfilter
- * hooks it needs are registered at load.
+ * The paper's encoding where the kernel reports AccECN's byte counters
+ * and has netfilter: on by default there, refused elsewhere.  Read only:
+ * the netfilter hooks it needs are registered at load.
  */
-static bool abc_ect1_on = CC_HAVE_ACCECN;
+#if CC_HAVE_ACCECN && IS_ENABLED(CONFIG_NETFILTER)
+#define ABC_ECT1_AVAILABLE	1
+#else
+#define ABC_ECT1_AVAILABLE	0
+#endif
+
+static bool abc_ect1_on = ABC_ECT1_AVAILABLE;
 
 static int abc_ect1_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -99,8 +105,9 @@ static int abc_ect1_param_set(const char *val, const struct kernel_param *kp)
 		pr_err("ect1: not 0 or 1: %s\n", val);
 		return -EINVAL;
 	}
-	if (on && !CC_HAVE_ACCECN) {
-		pr_err("ect1=1 needs a kernel with AccECN (7.x); this one has none\n");
+	if (on && !ABC_ECT1_AVAILABLE) {
+		pr_err("ect1=1 needs a kernel with AccECN (7.x) and netfilter; this one has %s\n",
+		       CC_HAVE_ACCECN ? "no netfilter" : "no AccECN");
 		return -EINVAL;
 	}
 	*(bool *)kp->arg = on;
@@ -483,6 +490,7 @@ static struct tcp_congestion_ops tcp_abc_noecn_ops __read_mostly = {
 	.get_info	= abc_get_info,
 };
 
+#if IS_ENABLED(CONFIG_NETFILTER)
 /*
  * The ECT(1) encoding: our own sockets' ECT(0) packets leave as ECT(1).
  * LOCAL_OUT runs after the IP header and its checksum are built; a GSO
@@ -525,12 +533,14 @@ static const struct nf_hook_ops abc_nf_ops[] = {
 		.hooknum	= NF_INET_LOCAL_OUT,
 		.priority	= NF_IP_PRI_LAST,
 	},
+#if IS_ENABLED(CONFIG_IPV6)
 	{
 		.hook		= abc_ect1_out,
 		.pf		= NFPROTO_IPV6,
 		.hooknum	= NF_INET_LOCAL_OUT,
 		.priority	= NF_IP6_PRI_LAST,
 	},
+#endif
 };
 
 static int __net_init abc_net_init(struct net *net)
@@ -548,6 +558,27 @@ static struct pernet_operations abc_net_ops = {
 	.exit = abc_net_exit,
 };
 
+static int abc_ect1_register(void)
+{
+	return abc_ect1_on ? register_pernet_subsys(&abc_net_ops) : 0;
+}
+
+static void abc_ect1_unregister(void)
+{
+	if (abc_ect1_on)
+		unregister_pernet_subsys(&abc_net_ops);
+}
+#else
+static int abc_ect1_register(void)
+{
+	return 0;
+}
+
+static void abc_ect1_unregister(void)
+{
+}
+#endif
+
 static int __init abc_register(void)
 {
 	int err;
@@ -555,22 +586,19 @@ static int __init abc_register(void)
 	BUILD_BUG_ON(sizeof(struct abc_sock) > ICSK_CA_PRIV_SIZE);
 	cc_ops_set_tx_start(&tcp_abc_ops, abc_cwnd_event_tx_start);
 	cc_ops_set_tx_start(&tcp_abc_noecn_ops, abc_cwnd_event_tx_start);
-	if (abc_ect1_on) {
-		err = register_pernet_subsys(&abc_net_ops);
-		if (err)
-			return err;
-	}
+	err = abc_ect1_register();
+	if (err)
+		return err;
 	err = tcp_register_congestion_control(&tcp_abc_ops);
-	if (err && abc_ect1_on)
-		unregister_pernet_subsys(&abc_net_ops);
+	if (err)
+		abc_ect1_unregister();
 	return err;
 }
 
 static void __exit abc_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_abc_ops);
-	if (abc_ect1_on)
-		unregister_pernet_subsys(&abc_net_ops);
+	abc_ect1_unregister();
 }
 
 module_init(abc_register);
