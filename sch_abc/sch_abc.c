@@ -423,7 +423,8 @@ static struct sk_buff *abc_dequeue(struct Qdisc *sch)
 		return NULL;
 	now = ktime_get_ns();
 	if (!abc_shaper_ready(&q->shaper, now)) {
-		qdisc_watchdog_schedule_ns(&q->watchdog, q->shaper.t_next);
+		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->shaper.t_next,
+						 ABC_WAKE_SLACK_NS);
 		return NULL;
 	}
 
