@@ -210,13 +210,6 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
  * forgotten rather than paid back as a burst.
  */
 #define ABC_SHAPER_SLACK_NS	(10ULL * NSEC_PER_MSEC)
-/*
- * How late the watchdog may wake the shaper.  The catch-up above makes
- * lateness cost no rate, so this only trades a burst of at most 1 ms at
- * line rate for fewer wake-ups: one per packet at 8.3 kpkt/s (100 Mbit/s)
- * cost more CPU than the rest of the qdisc.
- */
-#define ABC_WAKE_SLACK_NS	(1ULL * NSEC_PER_MSEC)
 
 /*
  * The shaper of a configured bandwidth: a packet leaves no earlier than
