@@ -55,6 +55,14 @@ class Sampler:
                 out["loss"] = q
         return out
 
+    def launch(self, i, t):
+        """Flow i's client is being started at t: nothing of it has arrived.
+
+        Without this zero, a first sample taken after the flow's first
+        packets (a busy guest starting several clients at once) would leave
+        its start unknown and the flow without a goodput."""
+        self.recv[i].append((t, 0, 0))
+
     def sample(self, t, launched):
         cfg = self.cfg
         for i, nl in enumerate(self.sender_nl):

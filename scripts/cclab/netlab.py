@@ -98,6 +98,7 @@ def cmd_run(args):
             now = time.monotonic() - t0
             for i, f in enumerate(cfg.flows):
                 if not launched[i] and now >= f.start:
+                    sampler.launch(i, now)
                     out = open(os.path.join(rawdir, f"iperf-client-{i}.json"), "w")
                     clients[i] = topo.popen(topo.senders[i], [
                         "iperf3", "-c", RECEIVER_IP, "-p", str(BASE_PORT + i),

@@ -88,6 +88,21 @@ class Analysis(unittest.TestCase):
         self.assertLess(summary["jain_index"], 0.8)
         self.assertIsNone(flows[1]["convergence_s"])
 
+    def test_late_first_sample(self):
+        # The sampler's first look at flow 0 came after its first packets.
+        cfg = config()
+        s = synthetic(cfg, [18.0])
+        s.recv[0] = [r for r in s.recv[0] if r[0] >= 0.3]
+        flows, _, _, _ = measure.analyse(cfg, s, ARGS, 20.0)
+        self.assertIsNone(flows[0]["goodput_mbps"])
+        # netlab records the launch, before any byte can arrive.
+        s.recv[0] = []
+        measure.Sampler.launch(s, 0, 0.0)
+        s.recv[0] += [r for r in synthetic(cfg, [18.0]).recv[0] if r[0] >= 0.3]
+        flows, _, _, _ = measure.analyse(cfg, s, ARGS, 20.0)
+        self.assertAlmostEqual(flows[0]["goodput_mbps"], 18.0, places=3)
+        self.assertEqual(flows[0]["first_byte_s"], 0.0)
+
     def test_capacity_series(self):
         self.assertEqual(measure.capacity_series(config(), 20.0), {"t_s": [0.0], "mbps": [20.0]})
 
