@@ -520,11 +520,15 @@ static inline u64 abc_demand(u64 bytes)
  * share of sec. 4.3.  It is forgotten once it has not been among the
  * other queue's top-K flows for ABC_CLASSIC_IDLE periods.
  *
- * The table is direct-mapped by flow hash, so the per-packet test is one
- * load and one compare.  Two flows on one slot: the one found first keeps
- * it, the other is found once the slot is free again.
+ * The table is 4-way set-associative by flow hash, and a mask of its
+ * classic slots keeps the per-packet test to one load and a shift while
+ * the flow's set holds no classic flow.  A classic flow keeps its way for as long as
+ * it runs, so with one way per hash a second classic flow on it would
+ * starve for all that time; it now needs five flows on one set of eight.
  */
-#define ABC_CLASSIC_SLOTS	32
+#define ABC_CLASSIC_SLOTS	32	/* at most 32: a u32 has a bit per slot */
+#define ABC_CLASSIC_WAYS	4
+#define ABC_CLASSIC_SETS	(ABC_CLASSIC_SLOTS / ABC_CLASSIC_WAYS)
 #define ABC_CLASSIC_RATIO	8
 #define ABC_CLASSIC_STRIKES	30
 #define ABC_CLASSIC_IDLE	100
@@ -535,17 +539,24 @@ struct abc_flowmark {
 	u32 key;		/* flow hash; 0: free */
 	u16 strikes;		/* periods in a row starved under brakes */
 	u16 idle;		/* periods not seen in its queue's top-K */
-	bool classic;
 };
 
 struct abc_classic {
 	struct abc_flowmark s[ABC_CLASSIC_SLOTS];
+	u32 classic;		/* bit i: slot i holds a classic flow */
 	u32 found;		/* classic flows found since init */
 };
 
 static inline void abc_classic_clear(struct abc_classic *c)
 {
 	memset(c->s, 0, sizeof(c->s));
+	c->classic = 0;
+}
+
+/* Whether slot @i holds a classic flow (a suspect otherwise, or free) */
+static inline bool abc_classic_slot(const struct abc_classic *c, u32 i)
+{
+	return c->classic & (1U << i);
 }
 
 /* Classic flows in the table now (for the statistics). */
@@ -554,17 +565,31 @@ static inline u32 abc_classic_flows(const struct abc_classic *c)
 	u32 i, n = 0;
 
 	for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
-		n += c->s[i].classic;
+		n += abc_classic_slot(c, i);
 	return n;
 }
 
-/* Whether the flow with hash @key is a classic-ECN flow: per packet. */
+/* First way of the set of flow @key */
+static inline u32 abc_classic_set(u32 key)
+{
+	return (key % ABC_CLASSIC_SETS) * ABC_CLASSIC_WAYS;
+}
+
+/*
+ * Whether the flow with hash @key is a classic-ECN flow: per packet, so
+ * only the ways holding classic flows are compared, none in the usual
+ * case of a set without one.
+ */
 static inline bool abc_classic_has(const struct abc_classic *c, u32 key)
 {
-	const struct abc_flowmark *m = &c->s[key % ABC_CLASSIC_SLOTS];
+	u32 set = abc_classic_set(key), i;
+	u32 ways = (c->classic >> set) & ((1U << ABC_CLASSIC_WAYS) - 1);
 
 	/* key 0 never enters the table */
-	return m->classic && m->key == key;
+	for (i = set; ways; i++, ways >>= 1)
+		if ((ways & 1) && c->s[i].key == key)
+			return true;
+	return false;
 }
 
 /* The top-K entry of flow @key, or NULL. */
@@ -596,15 +621,16 @@ static inline bool abc_starved(u64 bytes, u64 max)
 	return bytes && bytes < div_u64(max, ABC_CLASSIC_RATIO);
 }
 
-/* Age one slot over a period: classic flows live in @other, suspects in @abc. */
-static inline void abc_classic_age(struct abc_classic *c, struct abc_flowmark *m,
+/* Age slot @i over a period: classic flows live in @other, suspects in @abc. */
+static inline void abc_classic_age(struct abc_classic *c, u32 i,
 				   const struct abc_topk *abc,
 				   const struct abc_topk *other, u64 max,
 				   bool braked)
 {
+	struct abc_flowmark *m = &c->s[i];
 	const struct abc_ss_entry *e;
 
-	if (m->classic) {
+	if (abc_classic_slot(c, i)) {
 		if (abc_topk_find(other, m->key))
 			m->idle = 0;
 		else if (++m->idle > ABC_CLASSIC_IDLE)
@@ -623,12 +649,13 @@ static inline void abc_classic_age(struct abc_classic *c, struct abc_flowmark *m
 	if (!abc_starved(abc_ss_bytes(e), max))
 		goto forget;
 	if (++m->strikes >= ABC_CLASSIC_STRIKES) {
-		m->classic = true;
+		c->classic |= 1U << i;
 		c->found++;
 	}
 	return;
 forget:
 	memset(m, 0, sizeof(*m));
+	c->classic &= ~(1U << i);
 }
 
 /**
@@ -639,10 +666,10 @@ forget:
  * @braked: the ABC queue marked brakes in the period
  *
  * Ages every slot, then starts a suspect for each starved ABC top-K flow
- * that has a free slot.  A period without brakes starves nobody: it
- * neither adds nor clears strikes.  With fewer than two top-K flows in
- * the ABC queue nobody is starved beside another.  O(slots x K) compares,
- * once per weight period.
+ * not tracked yet that has a free way in its set.  A period without
+ * brakes starves nobody: it neither adds nor clears strikes.  With fewer
+ * than two top-K flows in the ABC queue nobody is starved beside
+ * another.  O(slots x K) compares, once per weight period.
  */
 static inline void abc_classic_period(struct abc_classic *c,
 				      const struct abc_topk *abc,
@@ -653,17 +680,27 @@ static inline void abc_classic_period(struct abc_classic *c,
 
 	for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
 		if (c->s[i].key)
-			abc_classic_age(c, &c->s[i], abc, other, max, braked);
+			abc_classic_age(c, i, abc, other, max, braked);
 	if (!braked)
 		return;
 	for (i = 0; i < abc->used; i++) {
 		const struct abc_ss_entry *e = &abc->e[i];
-		struct abc_flowmark *m = &c->s[e->key % ABC_CLASSIC_SLOTS];
+		struct abc_flowmark *m = &c->s[abc_classic_set(e->key)], *free = NULL;
+		u32 w;
 
-		if (m->key || !e->key || !abc_starved(abc_ss_bytes(e), max))
+		if (!e->key || !abc_starved(abc_ss_bytes(e), max))
 			continue;
-		m->key = e->key;
-		m->strikes = 1;
+		for (w = 0; w < ABC_CLASSIC_WAYS; w++) {
+			if (m[w].key == e->key)
+				break;
+			if (!m[w].key && !free)
+				free = &m[w];
+		}
+		/* tracked already (aged above), or its set is full */
+		if (w < ABC_CLASSIC_WAYS || !free)
+			continue;
+		free->key = e->key;
+		free->strikes = 1;
 	}
 }
 

@@ -628,12 +628,12 @@ static void cperiod(struct abc_classic *c, const u32 *akey, const u64 *abytes,
 
 static void test_classic(void)
 {
-	/* keys 1 and 33 share slot 1 */
-	static const u32 keys[] = { 7, 1, 33 };
-	static const u64 starved[] = { 230000, 6000, 6000 };
+	/* keys 1, 9, 17, 25 and 33 share set 1 */
+	static const u32 keys[] = { 7, 1, 33, 9, 17, 25 };
+	static const u64 starved[] = { 230000, 6000, 6000, 6000, 6000, 6000 };
 	static const u64 slow[] = { 230000, 38000, 6000 };
 	struct abc_classic c = {};
-	u32 i, found_at = 0, bad = 0, seed;
+	u32 i, j, found_at = 0, bad = 0, seed;
 
 	/* 1 ABC flow at 18.4 Mbit/s, one classic at 0.5 (the split) */
 	for (i = 1; i <= ABC_CLASSIC_STRIKES + 5 && !found_at; i++) {
@@ -700,12 +700,29 @@ static void test_classic(void)
 	tap(!abc_classic_flows(&c) && !c.s[1].key,
 	    "classic: a flow alone in the ABC queue is never a suspect", NULL);
 
-	/* two starved flows on one slot: the first keeps it */
+	/* two starved flows on one set: both found at once */
 	abc_classic_clear(&c);
 	for (i = 0; i < ABC_CLASSIC_STRIKES; i++)
 		cperiod(&c, keys, starved, 3, NULL, 0, true);
-	tap(abc_classic_has(&c, 1) && !abc_classic_has(&c, 33) && abc_classic_flows(&c) == 1,
-	    "classic: two flows on one slot, the first found keeps it", NULL);
+	tap(abc_classic_has(&c, 1) && abc_classic_has(&c, 33) && abc_classic_flows(&c) == 2,
+	    "classic: two flows on one set are both found", "flows %u",
+	    abc_classic_flows(&c));
+
+	/* five on one set: four found; the fifth once a way is free */
+	abc_classic_clear(&c);
+	for (i = 0; i < ABC_CLASSIC_STRIKES; i++)
+		cperiod(&c, keys, starved, 6, NULL, 0, true);
+	bad = abc_classic_flows(&c) != ABC_CLASSIC_WAYS || abc_classic_has(&c, 25);
+	/* flow 1 ends: forgotten after ABC_CLASSIC_IDLE, then 25 is judged */
+	for (i = 0; i <= ABC_CLASSIC_IDLE + ABC_CLASSIC_STRIKES; i++) {
+		static const u32 left[] = { 7, 25 };
+
+		cperiod(&c, left, starved, 2, &keys[2], 3, true);
+	}
+	tap(!bad && !abc_classic_has(&c, 1) && abc_classic_has(&c, 25) &&
+	    abc_classic_flows(&c) == ABC_CLASSIC_WAYS,
+	    "classic: a full set takes a fifth flow once a way is free", "flows %u",
+	    abc_classic_flows(&c));
 
 	/* random periods: the count of classic flows matches the table */
 	abc_classic_clear(&c);
@@ -723,7 +740,12 @@ static void test_classic(void)
 		cperiod(&c, ak, ab, na, ok, no, rnd64() % 8);
 		bad += c.found < abc_classic_flows(&c);
 		for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
-			bad += c.s[i].key && c.s[i].key % ABC_CLASSIC_SLOTS != i;
+			bad += (c.s[i].key &&
+				abc_classic_set(c.s[i].key) != i - i % ABC_CLASSIC_WAYS) ||
+			       (abc_classic_slot(&c, i) && !c.s[i].key);
+		for (i = 0; i < ABC_CLASSIC_SLOTS; i++)
+			for (j = i + 1; j < ABC_CLASSIC_SLOTS; j++)
+				bad += c.s[i].key && c.s[i].key == c.s[j].key;
 	}
 	tap(!bad && abc_classic_has(&c, 0) == false,
 	    "classic: random periods keep the slots consistent, found >= flows",
