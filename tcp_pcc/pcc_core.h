@@ -79,6 +79,16 @@ enum pcc_utility_kind {
  */
 #define PCC_VIV_GRAD_MIN	655
 /*
+ * Noise alone moves the mean RTT of half an MI by about the RTT samples'
+ * mean deviation, so a rise of less than PCC_VIV_NOISE_K deviations over
+ * half the MI is not charged either.  The floor this gives stays below
+ * PCC_VIV_NOISE_MAX (Q16, 0.03): a trial eps_max (0.05) above capacity
+ * grows the queue at 0.05 and must stay visible.  (Documentation/
+ * tcp_pcc.rst, "RTT noise sets the gradient floor".)
+ */
+#define PCC_VIV_NOISE_K		3
+#define PCC_VIV_NOISE_MAX	1966
+/*
  * A round met a queue only when a trial's |dRTT/dT| reached this (Q16,
  * 0.05: a trial eps_max above capacity grows the queue that fast).  A
  * busy host's RTT noise alone gives MIs +-0.03-0.04 (p10, p90;
@@ -248,6 +258,7 @@ struct pcc_result {
 	u32 prev_rtt_us;
 	u32 rate;
 	s32 rtt_grad;		/* dRTT/dT within the MI, Q16; 0 unknown */
+	u32 rtt_dev_us;		/* mean deviation of RTT samples; 0 unknown */
 	u8 tag;
 };
 
@@ -255,6 +266,18 @@ struct pcc_result {
 static inline u64 pcc_mbit(u32 rate)
 {
 	return div_u64((u64)rate << 19, USEC_PER_SEC);
+}
+
+/* The RTT gradient below which an MI's rise is noise (Q16) */
+static inline s32 pcc_grad_floor(const struct pcc_result *r)
+{
+	u32 half = r->dur_us >> 1;
+	u64 f;
+
+	if (!half)
+		return PCC_VIV_GRAD_MIN;
+	f = div_u64(((u64)r->rtt_dev_us * PCC_VIV_NOISE_K) << FP_SHIFT, half);
+	return (s32)clamp_t(u64, f, PCC_VIV_GRAD_MIN, PCC_VIV_NOISE_MAX);
 }
 
 /* Vivace's X^0.9 - b X dRTT/dT of a completed MI, Mbit/s in Q16 */
@@ -272,7 +295,7 @@ static inline s64 pcc_vivace_gain(const struct pcc_result *r)
 	 * otherwise reward the lower trial, walking the rate down on a
 	 * lossy path (tcp_pcc.rst, "a falling RTT earns nothing").
 	 */
-	if (g < PCC_VIV_GRAD_MIN)
+	if (g < pcc_grad_floor(r))
 		g = 0;
 	/* b X g from the rate in bytes/s: |rate g| 9 < 2^32 x 2^20 x 9 */
 	return u - div64_s64((s64)r->rate * g * PCC_VIV_B_NUM,
@@ -285,7 +308,7 @@ static inline s64 pcc_vivace_gain(const struct pcc_result *r)
  * @mss: bytes per packet
  *
  * u = X^0.9 - b X dRTT/dT - c X L, X the MI's rate in Mbit/s, so X L is
- * the rate at which bytes were lost.  A gradient below PCC_VIV_GRAD_MIN
+ * the rate at which bytes were lost.  A gradient below pcc_grad_floor()
  * counts as none, and so do PCC_VIV_LOSS_SD sqrt(lost) of the losses.
  *
  * Return: utility in Mbit/s, Q16.
@@ -390,7 +413,7 @@ static inline s32 pcc_mi_rtt_grad(const struct pcc_mi *mi)
 }
 
 static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
-				 struct pcc_result *r)
+				 u32 rtt_dev_us, struct pcc_result *r)
 {
 	r->delivered = mi->delivered;
 	r->lost = mi->lost;
@@ -399,6 +422,7 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
 	r->prev_rtt_us = m->last_rtt_us;
 	r->rate = mi->rate;
 	r->rtt_grad = pcc_mi_rtt_grad(mi);
+	r->rtt_dev_us = rtt_dev_us;
 	r->tag = mi->tag;
 	if (r->rtt_us)
 		m->last_rtt_us = r->rtt_us;
@@ -411,6 +435,7 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
  * @acked: packets newly (S)ACKed (0: @sent is not meaningful)
  * @lost: packets newly marked lost
  * @rtt_us: RTT sample of the ACK, 0 if none
+ * @rtt_dev_us: mean deviation of the sender's RTT samples now, 0 if unknown
  * @r: filled in when the older MI completes
  *
  * Deliveries go by send time, and so do losses: SACK and RACK mark a
@@ -424,7 +449,8 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
  * Return: true when @r holds a completed MI.
  */
 static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
-				  u32 lost, u32 rtt_us, struct pcc_result *r)
+				  u32 lost, u32 rtt_us, u32 rtt_dev_us,
+				  struct pcc_result *r)
 {
 	struct pcc_mi *old = &m->old, *cur = &m->cur;
 
@@ -443,7 +469,7 @@ static inline bool pcc_mon_on_ack(struct pcc_mon *m, u32 sent, u32 acked,
 	if (!old->open || before(sent, old->end + m->settle_us))
 		return false;
 	old->open = 0;
-	pcc_mi_result(m, old, r);
+	pcc_mi_result(m, old, rtt_dev_us, r);
 	return true;
 }
 

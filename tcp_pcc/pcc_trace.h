@@ -33,7 +33,8 @@ TRACE_EVENT(pcc_mi,
 			     __field(u64, lost)
 			     __field(u32, dur)
 			     __field(u32, rtt)
-			     __field(s32, grad)),
+			     __field(s32, grad)
+			     __field(u32, rtt_dev)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->tag = r->tag;
@@ -48,8 +49,9 @@ TRACE_EVENT(pcc_mi,
 			   __entry->lost = r->lost;
 			   __entry->dur = r->dur_us;
 			   __entry->rtt = r->rtt_us;
-			   __entry->grad = r->rtt_grad;),
-	    TP_printk("sport=%u dport=%u mi=%s mi_rate=%u utility=%lld delivered=%llu lost=%llu dur=%u rtt=%u grad=%d -> state=%s%s rate=%u base=%u eps=%u",
+			   __entry->grad = r->rtt_grad;
+			   __entry->rtt_dev = r->rtt_dev_us;),
+	    TP_printk("sport=%u dport=%u mi=%s mi_rate=%u utility=%lld delivered=%llu lost=%llu dur=%u rtt=%u grad=%d rtt_dev=%u -> state=%s%s rate=%u base=%u eps=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->tag,
 				       { PCC_TAG_NONE, "hold" },
@@ -61,7 +63,7 @@ TRACE_EVENT(pcc_mi,
 				       { PCC_TAG_ADJUST, "adjust" }),
 		      __entry->mi_rate, __entry->utility >> FP_SHIFT,
 		      __entry->delivered, __entry->lost, __entry->dur,
-		      __entry->rtt, __entry->grad,
+		      __entry->rtt, __entry->grad, __entry->rtt_dev,
 		      __print_symbolic(__entry->state,
 				       { PCC_STARTING, "starting" },
 				       { PCC_DECISION, "decision" },

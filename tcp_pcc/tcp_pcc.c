@@ -250,7 +250,8 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 		pcc_on_idle_restart(&pc->ctl, &pc->mon, &p, get_random_u32());
 	if (pcc_mon_on_ack(&pc->mon, (u32)tp->first_tx_mstamp,
 			   rs->acked_sacked, max(rs->losses, 0),
-			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0, &r)) {
+			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
+			   tp->mdev_us >> 2, &r)) {
 		s64 u = pcc_mi_utility(&p, &r, tp->mss_cache);
 		bool moved = pcc_ctl_on_result(&pc->ctl, &p, &r, u,
 					       pcc_result_congested(&p, &r),

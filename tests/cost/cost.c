@@ -177,7 +177,7 @@ static __cost bool cost_pcc_ack(struct pcc *pc, const struct pcc_params *p,
 	*realign = false;
 	if (unlikely(pcc_mon_stale(&pc->mon, now)))
 		pcc_on_idle_restart(&pc->ctl, &pc->mon, p, r1);
-	if (pcc_mon_on_ack(&pc->mon, sent, acked, lost, rtt, &r)) {
+	if (pcc_mon_on_ack(&pc->mon, sent, acked, lost, rtt, rtt >> 5, &r)) {
 		s64 u = pcc_mi_utility(p, &r, MSS);
 
 		if (pcc_ctl_on_result(&pc->ctl, p, &r, u,

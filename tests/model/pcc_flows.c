@@ -71,6 +71,7 @@ struct flow {
 	double sec[MAXS];
 	long *idx, n, nack, lostscan, inflight;
 	u32 srtt, cwnd;
+	u32 mdev4;		/* tcp_sock's mdev_us: 4 x the mean deviation */
 	u8 tag;
 	int on, blocked;
 };
@@ -345,6 +346,26 @@ static void flow_result(const struct model *s, struct flow *x, int f,
 	}
 }
 
+/* tcp_rtt_estimator()'s mean deviation of the RTT samples, x 4 */
+static void flow_mdev(struct flow *x, u32 rtt)
+{
+	long m = (long)rtt - (long)x->srtt;
+
+	if (!x->mdev4) {
+		x->mdev4 = rtt << 1;
+		return;
+	}
+	if (m < 0) {
+		/* a sample below the mean moves the deviation 8 x less */
+		m = -m - (long)(x->mdev4 >> 2);
+		if (m > 0)
+			m >>= 3;
+	} else {
+		m -= (long)(x->mdev4 >> 2);
+	}
+	x->mdev4 += m;
+}
+
 /* The ACK of the flow's oldest packet not dropped, as pcc_main() sees it */
 static void flow_ack(struct model *s, struct flow *x, int f, double t)
 {
@@ -359,13 +380,15 @@ static void flow_ack(struct model *s, struct flow *x, int f, double t)
 		x->inflight -= pk[x->idx[x->lostscan++]].dropped;
 	}
 	x->inflight--;
+	flow_mdev(x, rtt);
 	x->srtt = x->srtt - (x->srtt >> 3) + (rtt >> 3);
 	x->acc += s->mss;
 	if (t > s->warm) {
 		x->active_bytes += s->mss;
 		qd[s->nq++] = (float)(t - k->sendt - s->base);
 	}
-	if (pcc_mon_on_ack(&x->m, (u32)(k->sendt * 1e6), 1, lost, rtt, &x->r))
+	if (pcc_mon_on_ack(&x->m, (u32)(k->sendt * 1e6), 1, lost, rtt,
+			   x->mdev4 >> 2, &x->r))
 		flow_result(s, x, f, t, now);
 	if (pcc_mon_due(&x->m, now)) {
 		u32 rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX,

@@ -70,3 +70,6 @@ scenario C4 "" 20 66 0.04 40 4 5
 # at an empty queue (p10/p90), the guest's pcc_mi trace +-0.03-0.04.
 scenario SHN "SN=0.15 RJ=0.01" 20 5 0.03 30 1 1
 scenario C2N "SN=0.15 RJ=0.01" 20 66 0.04 30 2 10
+# stack-100m's 1 % loss cell, without and with that noise
+scenario H1 "L=0.01" 100 167 0.02 20 1 1
+scenario H1N "L=0.01 SN=0.15 RJ=0.01" 100 167 0.02 20 1 1

@@ -230,20 +230,20 @@ static void test_monitor(void)
 	pcc_mon_init(&m, 1000, 2000, 100000, PCC_TAG_START);
 	tap(!pcc_mon_due(&m, 2999) && pcc_mon_due(&m, 3000),
 	    "an MI is due at its end", NULL);
-	pcc_mon_on_ack(&m, 1100, 2, 0, 500, &r);
+	pcc_mon_on_ack(&m, 1100, 2, 0, 500, 0, &r);
 	pcc_mon_next(&m, 3000, 2000, 200000, PCC_TAG_START, 100);
 	tap(!pcc_mon_due(&m, 5000), "no new MI while the older one is open", NULL);
 
 	/* late ACK for A, then B's first packets while A still settles */
-	done = pcc_mon_on_ack(&m, 2900, 3, 1, 700, &r);
-	done |= pcc_mon_on_ack(&m, 3050, 1, 2, 900, &r);
+	done = pcc_mon_on_ack(&m, 2900, 3, 1, 700, 0, &r);
+	done |= pcc_mon_on_ack(&m, 3050, 1, 2, 900, 0, &r);
 	/* out of order: an older packet of A SACKed after B's */
-	done |= pcc_mon_on_ack(&m, 1500, 1, 0, 0, &r);
+	done |= pcc_mon_on_ack(&m, 1500, 1, 0, 0, 0, &r);
 	/* a packet sent before A: belongs to no MI */
-	done |= pcc_mon_on_ack(&m, 500, 5, 0, 0, &r);
+	done |= pcc_mon_on_ack(&m, 500, 5, 0, 0, 0, &r);
 	tap(!done, "A is not complete before a packet sent settle after its end is acked",
 	    NULL);
-	done = pcc_mon_on_ack(&m, 3100, 1, 0, 0, &r);
+	done = pcc_mon_on_ack(&m, 3100, 1, 0, 0, 0, &r);
 	tap(done && r.delivered == 6 && r.lost == 1 && r.dur_us == 2000 &&
 	    r.rate == 100000 && r.tag == PCC_TAG_START && r.rtt_us == 600,
 	    "A's result: its deliveries and losses by send time, mean RTT",
@@ -252,41 +252,41 @@ static void test_monitor(void)
 	tap(m.cur.delivered == 2 && m.cur.lost == 2,
 	    "B counted its own deliveries, and the losses its ACKs marked, meanwhile",
 	    "delivered %u lost %u", m.cur.delivered, m.cur.lost);
-	done = pcc_mon_on_ack(&m, 2000, 4, 1, 0, &r);
+	done = pcc_mon_on_ack(&m, 2000, 4, 1, 0, 0, &r);
 	tap(!done && m.cur.delivered == 2 && m.cur.lost == 2,
 	    "a very late ACK of A after it completed is ignored, its loss too",
 	    NULL);
 	/* losses of ACKs that deliver nothing: the older MI while open */
 	pcc_mon_next(&m, 5000, 2000, 100000, PCC_TAG_START, 100);
-	pcc_mon_on_ack(&m, 0, 0, 3, 0, &r);
+	pcc_mon_on_ack(&m, 0, 0, 3, 0, 0, &r);
 	tap(m.old.lost == 5 && m.cur.lost == 0,
 	    "losses without a delivery go to the older MI while it is open",
 	    "old %u cur %u", m.old.lost, m.cur.lost);
-	pcc_mon_on_ack(&m, 5200, 1, 0, 0, &r);
-	pcc_mon_on_ack(&m, 0, 0, 4, 0, &r);
+	pcc_mon_on_ack(&m, 5200, 1, 0, 0, 0, &r);
+	pcc_mon_on_ack(&m, 0, 0, 4, 0, 0, &r);
 	tap(!m.old.open && m.cur.lost == 4,
 	    "... and to the current one once the older is complete", NULL);
 	m.cur.lost = U16_MAX - 10;
-	pcc_mon_on_ack(&m, 5300, 1, 100, 0, &r);
+	pcc_mon_on_ack(&m, 5300, 1, 100, 0, 0, &r);
 	tap(m.cur.lost == U16_MAX, "an MI's loss count saturates at 65535",
 	    "%u", m.cur.lost);
 
 	/* re-align at 3500: packets sent in [3000, 3500) are dropped */
 	pcc_mon_init(&m, 3000, 2000, 100000, PCC_TAG_START);
 	pcc_mon_realign(&m, 3500, 2000, 150000, PCC_TAG_TRIAL0);
-	pcc_mon_on_ack(&m, 3200, 2, 0, 0, &r);
-	pcc_mon_on_ack(&m, 3600, 3, 0, 0, &r);
+	pcc_mon_on_ack(&m, 3200, 2, 0, 0, 0, &r);
+	pcc_mon_on_ack(&m, 3600, 3, 0, 0, 0, &r);
 	tap(m.cur.delivered == 3 && m.cur.start == 3500 && m.cur.rate == 150000 &&
 	    m.cur.tag == PCC_TAG_TRIAL0,
 	    "after re-alignment only packets sent at the new rate count", NULL);
 
 	/* u32 clock wrap */
 	pcc_mon_init(&m, 0xffffff00U, 0x200, 100000, PCC_TAG_START);
-	pcc_mon_on_ack(&m, 0xffffff80U, 1, 0, 0, &r);
+	pcc_mon_on_ack(&m, 0xffffff80U, 1, 0, 0, 0, &r);
 	tap(pcc_mon_due(&m, 0x100) && !pcc_mon_due(&m, 0xff),
 	    "MI timing across the u32 clock wrap", NULL);
 	pcc_mon_next(&m, 0x100, 0x200, 1, PCC_TAG_START, 0);
-	done = pcc_mon_on_ack(&m, 0x100, 1, 0, 0, &r);
+	done = pcc_mon_on_ack(&m, 0x100, 1, 0, 0, 0, &r);
 	tap(done && r.delivered == 1 && r.dur_us == 0x200,
 	    "result across the wrap", NULL);
 }
@@ -808,6 +808,31 @@ static void test_vivace_utility(void)
 		    NULL);
 	}
 	{
+		/* 80 ms MIs: 3 deviations of 200 us over 40 ms is 0.015 */
+		struct pcc_result lo = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.012);
+		struct pcc_result hi = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.02);
+		struct pcc_result cap = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.029);
+		struct pcc_result over = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.031);
+		struct pcc_result zero = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0);
+		s64 clean = pcc_vivace_utility(&zero, MSS);
+		bool charged = clean > pcc_vivace_utility(&lo, MSS);
+
+		lo.rtt_dev_us = 200;
+		hi.rtt_dev_us = 200;
+		cap.rtt_dev_us = 100000;
+		over.rtt_dev_us = 100000;
+		zero.dur_us = 0;
+		tap(charged && pcc_grad_floor(&lo) == 983 &&
+		    clean == pcc_vivace_utility(&lo, MSS) &&
+		    clean > pcc_vivace_utility(&hi, MSS) &&
+		    clean == pcc_vivace_utility(&cap, MSS) &&
+		    clean > pcc_vivace_utility(&over, MSS) &&
+		    pcc_grad_floor(&cap) == PCC_VIV_NOISE_MAX &&
+		    pcc_grad_floor(&zero) == PCC_VIV_GRAD_MIN,
+		    "Vivace utility: the gradient floor is 3 RTT deviations over half the MI, 0.01 to 0.03",
+		    "floor %d", pcc_grad_floor(&lo));
+	}
+	{
 		struct pcc_result r = mi(PCC_TAG_TRIAL0, 0, 0, 0, 0);
 
 		tap(pcc_vivace_utility(&r, MSS) == 0, "Vivace utility of a zero rate is 0",
@@ -825,23 +850,24 @@ static void test_rtt_grad(void)
 	/* one MI of 100 ms; RTT rises 0.1 ms per ms: dRTT/dT = 0.1 */
 	pcc_mon_init(&m, 1000000, 100000, 100000, PCC_TAG_START);
 	for (t = 0; t < 100000; t += 500)
-		pcc_mon_on_ack(&m, 1000000 + t, 1, 0, 40000 + t / 10, &r);
+		pcc_mon_on_ack(&m, 1000000 + t, 1, 0, 40000 + t / 10, 0, &r);
 	pcc_mon_next(&m, 1100000, 100000, 100000, PCC_TAG_START, 1000);
-	ok &= pcc_mon_on_ack(&m, 1101000, 1, 0, 0, &r);
-	tap(ok && fabs(r.rtt_grad / Q - 0.1) < 0.002 && r.rtt_us == 44975,
+	ok &= pcc_mon_on_ack(&m, 1101000, 1, 0, 0, 321, &r);
+	tap(ok && fabs(r.rtt_grad / Q - 0.1) < 0.002 && r.rtt_us == 44975 &&
+	    r.rtt_dev_us == 321,
 	    "dRTT/dT of an MI: mean RTT of its second half less its first's, over half its length",
-	    "%.4f, mean rtt %u", r.rtt_grad / Q, r.rtt_us);
+	    "%.4f, mean rtt %u, deviation %u", r.rtt_grad / Q, r.rtt_us, r.rtt_dev_us);
 	/* flat, falling, and samples in one half only */
 	pcc_mon_init(&m, 0, 100000, 100000, PCC_TAG_START);
 	for (t = 0; t < 100000; t += 500)
-		pcc_mon_on_ack(&m, t, 1, 0, 90000 - t / 5, &r);
+		pcc_mon_on_ack(&m, t, 1, 0, 90000 - t / 5, 0, &r);
 	pcc_mon_next(&m, 100000, 100000, 100000, PCC_TAG_START, 1000);
-	pcc_mon_on_ack(&m, 101000, 1, 0, 0, &r);
+	pcc_mon_on_ack(&m, 101000, 1, 0, 0, 0, &r);
 	ok = fabs(r.rtt_grad / Q + 0.2) < 0.002;
 	for (t = 100000; t < 150000; t += 500)
-		pcc_mon_on_ack(&m, t, 1, 0, 40000, &r);
+		pcc_mon_on_ack(&m, t, 1, 0, 40000, 0, &r);
 	pcc_mon_next(&m, 200000, 100000, 100000, PCC_TAG_START, 1000);
-	pcc_mon_on_ack(&m, 201000, 1, 0, 0, &r);
+	pcc_mon_on_ack(&m, 201000, 1, 0, 0, 0, &r);
 	ok &= r.rtt_grad == 0;
 	tap(ok, "dRTT/dT: a falling RTT is negative; no samples in one half: 0",
 	    NULL);
@@ -1130,11 +1156,11 @@ static void test_idle_core(void)
 
 	/* old MI waiting for ACKs, current one open: drop both */
 	pcc_mon_init(&m, t0, 60000, 100000, PCC_TAG_START);
-	pcc_mon_on_ack(&m, t0 + 10, 1, 0, 30000, &r);
+	pcc_mon_on_ack(&m, t0 + 10, 1, 0, 30000, 0, &r);
 	pcc_mon_next(&m, t0 + 60000, 60000, 200000, PCC_TAG_START, 7500);
 	pcc_mon_drop(&m);
 	ok = pcc_mon_due(&m, t0 + 60001) && !pcc_mon_stale(&m, t0 + 4200U * 1000000) &&
-	     !pcc_mon_on_ack(&m, t0 + 200000, 5, 1, 30000, &r) && !m.last_rtt_us;
+	     !pcc_mon_on_ack(&m, t0 + 200000, 5, 1, 30000, 0, &r) && !m.last_rtt_us;
 	pcc_mon_next(&m, t0 + 300000, 60000, 100000, PCC_TAG_START, 7500);
 	ok &= !m.old.open && m.cur.open && m.cur.start == t0 + 300000 &&
 	      !pcc_mon_due(&m, t0 + 300001) && !m.cur.delivered;
@@ -1188,7 +1214,7 @@ static void test_idle_core(void)
 
 	/* RTO (tcp_pcc.c's set_state): MIs dropped, half the last good rate */
 	pcc_mon_init(&m, t0, 60000, 100000, PCC_TAG_START);
-	pcc_mon_on_ack(&m, t0 + 10, 1, 0, 30000, &r);
+	pcc_mon_on_ack(&m, t0 + 10, 1, 0, 30000, 0, &r);
 	pcc_mon_next(&m, t0 + 60000, 60000, 200000, PCC_TAG_START, 7500);
 	x = c.base;
 	pcc_on_rto(&c, &m, &p, 1000);
@@ -1255,7 +1281,7 @@ static void ps_ack(struct psim *s, const struct ps_pkt *k)
 		s->stale++;
 		pcc_on_idle_restart(&s->c, &s->m, &s->p, (u32)rnd64());
 	}
-	if (pcc_mon_on_ack(&s->m, (u32)k->sent, 1, s->pend_lost, rtt, &r)) {
+	if (pcc_mon_on_ack(&s->m, (u32)k->sent, 1, s->pend_lost, rtt, 0, &r)) {
 		s64 u = pcc_utility(&s->p, r.delivered * MSS, r.lost * MSS,
 				    r.dur_us, r.rtt_us, r.prev_rtt_us);
 		bool moved = pcc_ctl_result(&s->c, &s->p, r.tag, r.rate, u,
