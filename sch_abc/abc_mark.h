@@ -522,9 +522,10 @@ static inline u64 abc_demand(u64 bytes)
  *
  * The table is 4-way set-associative by flow hash, and a mask of its
  * classic slots keeps the per-packet test to one load and a shift while
- * the flow's set holds no classic flow.  A classic flow keeps its way for as long as
- * it runs, so with one way per hash a second classic flow on it would
- * starve for all that time; it now needs five flows on one set of eight.
+ * the flow's set holds no classic flow.  A classic flow keeps its way for
+ * as long as it runs, so with one way per hash a second classic flow on
+ * it would starve for all that time; it now needs five flows on one set
+ * of eight.
  */
 #define ABC_CLASSIC_SLOTS	32	/* at most 32: a u32 has a bit per slot */
 #define ABC_CLASSIC_WAYS	4
