@@ -244,6 +244,42 @@ release_cc_socket() {
 	HELD_PID=
 }
 
+# capture_start NS FILE FILTER...: tcpdump of what arrives on eth0 in
+# namespace NS, written to FILE packet by packet (--immediate-mode -U: a
+# TPACKET_V3 block would otherwise hold the last second of packets, lost
+# when tcpdump is stopped).  Returns once tcpdump is listening (up to
+# 30 s; a TCG guest starts it slowly) with its pid in CAPTURE_PID, or
+# fails.  capture_stop PID FILE stops it once FILE has stopped growing
+# and sets CAPTURE_DROPPED to the packets the kernel dropped from the
+# capture.  Call both directly, not in $(...): they keep state in globals.
+CAPTURE_PID='' CAPTURE_DROPPED=''
+capture_start() {
+	local ns=$1 file=$2 _
+	shift 2
+	rm -f "$file" "$file.err"
+	ip netns exec "$ns" tcpdump -i eth0 -Q in -s 96 -B 8192 -n --immediate-mode -U \
+		-w "$file" "$@" >/dev/null 2>"$file.err" &
+	CAPTURE_PID=$!
+	for _ in $(seq 150); do
+		grep -q "listening on" "$file.err" 2>/dev/null && return 0
+		kill -0 "$CAPTURE_PID" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
+capture_stop() {
+	local pid=$1 file=$2 size=-1 _
+	for _ in $(seq 20); do
+		[ "$(stat -c %s "$file" 2>/dev/null)" = "$size" ] && break
+		size=$(stat -c %s "$file" 2>/dev/null)
+		sleep 0.5
+	done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	CAPTURE_DROPPED=$(sed -n 's/^\([0-9]*\) packets\? dropped by kernel.*/\1/p' "$file.err")
+}
+
 # abc_e2e_setup PREFIX CASE...: for a test of tcp_abc over sch_abc through
 # netlab.  Skips every CASE (and ends the test) when tcp_abc.ko,
 # sch_abc.ko or q_abc.so is not built; otherwise loads both modules and

@@ -70,8 +70,8 @@ dev=$(jq -r .bottleneck_dev <<<"$topo")
 dst=$(jq -r .receiver_ip6 <<<"$topo")
 gso=$(ip netns exec $nss ethtool -k eth0 2>/dev/null | sed -n 's/^generic-segmentation-offload: //p')
 pcap6=$RESULTS/sch_abc-v6.pcap
-ip netns exec $nsd tcpdump -i eth0 -Q in -s 96 -B 8192 -n -w "$pcap6" ip6 2>/dev/null &
-pids+=($!)
+capture_start $nsd "$pcap6" ip6 || tap_diag "tcpdump did not start: $(cat "$pcap6.err")"
+pids+=($CAPTURE_PID)
 ip netns exec $nsd iperf3 -s -D -1 -p 5201 >/dev/null 2>&1
 ip netns exec $nsd iperf3 -s -D -1 -p 5202 >/dev/null 2>&1
 ip netns exec $nsd iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
@@ -124,9 +124,8 @@ tap_todo "$([ "$rate" -ge 4000 ] && echo 1)" "bandwidth 5mbit with a standing qu
 	"a starved TCG guest fires the watchdog late, see Documentation/sch_abc.rst"
 kill "${pids[@]:1}" 2>/dev/null
 wait "${pids[@]:1}" 2>/dev/null
-sleep 1
-kill "${pids[0]}" 2>/dev/null
-wait "${pids[0]}" 2>/dev/null
+capture_stop "${pids[0]}" "$pcap6"
+drop6=${CAPTURE_DROPPED:-?}
 pids=()
 st=$(tc -n $nsr -s -j qdisc show dev $dev)
 acc=$(jq '.[0].accelerates' <<<"$st")
@@ -154,7 +153,7 @@ ect6=$((t1 + t2 + t3 + e1 + e2 + e3))
 d=$((${acc:-0} + ${brk:-0} - ect6))
 ok=$([ "$ect6" -gt 0 ] && [ $((100 * ${d#-})) -le $((ect6 + 500)) ] && echo 1)
 tap_check "$ok" "IPv6: accelerates + brakes == ECN packets at the receiver" \
-	"xstats $acc + $brk = $((acc + brk)), capture $ect6"
+	"xstats $acc + $brk = $((acc + brk)), capture $ect6 (dropped by the kernel: $drop6)"
 tap_check "$([ "$(jq '.[0].estimating' <<<"$st")" = false ] &&
 	[ "$(jq '.[0].queues | length' <<<"$st")" = 2 ] && echo 1)" \
 	"xstats: bandwidth mode and two queues reported" \
@@ -238,8 +237,8 @@ tap_check "$([ $rc != 0 ] && grep -q "out of range" <<<"$out" && [ "$before" = "
 # so most packets are brakes.
 tc -n $nsr qdisc replace dev $dev root abc bandwidth 2mbit limit 10000 ect1 on
 pcap1=$RESULTS/sch_abc-v6-ect1.pcap
-ip netns exec $nsd tcpdump -i eth0 -Q in -s 96 -B 8192 -n -w "$pcap1" ip6 2>/dev/null &
-pids+=($!)
+capture_start $nsd "$pcap1" ip6 || tap_diag "tcpdump did not start: $(cat "$pcap1.err")"
+pids+=($CAPTURE_PID)
 ip netns exec $nsd iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
 sleep 1
 ip netns exec $nss iperf3 -6 -c $dst -p 5203 -u -b 3M -t 4 --tos 1 >/dev/null 2>&1
@@ -248,9 +247,7 @@ for _ in $(seq 50); do
 	[ "$(tc -n $nsr -s -j qdisc show dev $dev | jq ".[0].qlen")" = 0 ] && break
 	sleep 0.2
 done
-sleep 0.5
-kill "${pids[@]}" 2>/dev/null
-wait "${pids[@]}" 2>/dev/null
+capture_stop "${pids[0]}" "$pcap1"
 pids=()
 st=$(tc -n $nsr -s -j qdisc show dev $dev)
 brk=$(jq '.[0].brakes' <<<"$st")
@@ -258,7 +255,7 @@ brk=$(jq '.[0].brakes' <<<"$st")
 tap_check "$([ "$e2" -gt 100 ] && [ "$e3" = 0 ] && [ "$e0" = 0 ] &&
 	[ $((100 * (brk > e2 ? brk - e2 : e2 - brk))) -le $((e2 + 500)) ] && echo 1)" \
 	"IPv6 ect1 on: ECT(1) braked to ECT(0), never CE; brakes == ECT(0) packets" \
-	"ECT1 $e1 ECT0 $e2 CE $e3 Not-ECT $e0; xstats brakes $brk"
+	"ECT1 $e1 ECT0 $e2 CE $e3 Not-ECT $e0; xstats brakes $brk; capture dropped ${CAPTURE_DROPPED:-?}"
 
 "$TOP/scripts/netlab" teardown --all --prefix $prefix >/dev/null 2>&1
 
