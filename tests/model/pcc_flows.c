@@ -6,8 +6,8 @@
  *
  *   pcc_flows MBIT BUFFER_PKTS RTT_S DURATION_S FLOWS GAP_S [SEED]
  *
- * Flow i starts at i x GAP_S.  Prints each flow's goodput per second,
- * the packets lost in that second and the queue at its end, then each
+ * Flow i starts at i x GAP_S.  Prints each flow's goodput every 0.5 s,
+ * the packets lost in that time and the queue at its end, then each
  * flow's mean over the time all flows are active, Jain's index of those
  * and the drop rate, and a summary line (below).  Environment:
  *   UT=0|1|2	Allegro's loss or latency utility, or PCC Vivace (the
@@ -37,8 +37,9 @@
  *
  * Summary: "sum jain J conv T0 T1 .. lost P% drops P% q95 MS util U%
  * lostW P%": Jain's index over the all-active time (after W); for each
- * flow the seconds from its start to the end of its first whole second
- * within 25 % of its fair share (-1: never); the packets lost (tail drops
+ * flow the seconds from its start to the first 0.5 s bin from which it
+ * stays within 25 % of its fair share for 2 s (-1: never; netlab's
+ * convergence_s with --conv-hold 2); the packets lost (tail drops
  * and random loss) and dropped at the tail, as % of those sent; the 95th
  * percentile of the queueing delay of the packets acked after W, in ms;
  * the goodput of all flows over the link's (x 1448/1514 x (1 - P)) after
@@ -54,6 +55,8 @@
 #define MAXP	4000000
 #define QMAX	100000
 #define MAXS	3600
+/* goodput bins, s: netlab's sampling interval */
+#define BIN	0.5
 #define MAXTR	1000
 /* V=I: time, flow, MI tag and rate, delivered, lost, utility -> state, base, eps */
 #define TRACE_FMT "%.3f f%d tag %u r %u del %llu lost %llu g %d u %lld -> st %u b %u e %u%s\n"
@@ -68,7 +71,7 @@ struct flow {
 	struct pcc_mon m;
 	struct pcc_result r;
 	double start, nextsend, rate, acc, active_bytes, lastack;
-	double sec[MAXS];
+	double bin[MAXS];	/* bytes acked in each BIN */
 	long *idx, n, nack, lostscan, inflight;
 	u32 srtt, cwnd;
 	u32 mdev4;		/* tcp_sock's mdev_us: 4 x the mean deviation */
@@ -167,7 +170,7 @@ static int model_init(struct model *s, int argc, char **argv)
 		return 2;
 	}
 	if (s->nf < 1 || s->nf > NF || s->buf < 1 || s->buf >= QMAX ||
-	    s->cap <= 0 || s->base <= 0 || s->dur >= MAXS) {
+	    s->cap <= 0 || s->base <= 0 || s->dur / BIN >= MAXS) {
 		fprintf(stderr, "bad arguments\n");
 		return 2;
 	}
@@ -229,7 +232,7 @@ static int next_event(struct model *s, double *t, int *isack)
 	return fb;
 }
 
-/* Each flow's goodput over the seconds that ended by @t */
+/* Each flow's goodput over the bins that ended by @t */
 static void print_ticks(struct model *s, double t, double *nexttick)
 {
 	int f;
@@ -239,15 +242,15 @@ static void print_ticks(struct model *s, double t, double *nexttick)
 			printf("t %5.1f", *nexttick);
 		for (f = 0; f < s->nf; f++) {
 			if (!s->quiet)
-				printf(" %6.2f", fl[f].acc * 8 / 1e6);
-			fl[f].sec[(int)*nexttick - 1] = fl[f].acc;
+				printf(" %6.2f", fl[f].acc * 8 / 1e6 / BIN);
+			fl[f].bin[(int)(*nexttick / BIN + 0.5) - 1] = fl[f].acc;
 			fl[f].acc = 0;
 		}
 		if (!s->quiet)
 			printf("  lost %ld q %ld\n", s->lost - s->lost_tick,
 			       s->qt - s->qh);
 		s->lost_tick = s->lost;
-		*nexttick += 1.0;
+		*nexttick += BIN;
 	}
 }
 
@@ -413,20 +416,23 @@ static int cmp_float(const void *a, const void *b)
 }
 
 /*
- * Seconds from the flow's start to its first whole second within 25 % of
- * its fair share of the link (-1: never)
+ * As netlab's convergence_s (--conv-hold 2): seconds from the flow's
+ * start to the first BIN from which its goodput stays within 25 % of its
+ * fair share of the link for 2 s (-1: never)
  */
 static double conv_time(const struct model *s, int f)
 {
 	double share, gput = link_rate(s, 0) * 1448 / 1514 * (1 - s->loss);
-	int sec, g, n;
+	int b, g, n, run = 0, need = (int)(2.0 / BIN + 0.5);
 
-	for (sec = (int)ceil(fl[f].start); sec < (int)s->dur; sec++) {
+	for (b = (int)ceil(fl[f].start / BIN); b < (int)(s->dur / BIN); b++) {
 		for (n = 0, g = 0; g < s->nf; g++)
-			n += fl[g].start <= sec;
+			n += fl[g].start <= (b + 0.5) * BIN;
 		share = gput / n;
-		if (fabs(fl[f].sec[sec] - share) <= 0.25 * share)
-			return sec + 1 - fl[f].start;
+		run = fabs(fl[f].bin[b] / BIN - share) <= 0.25 * share ?
+		      run + 1 : 0;
+		if (run >= need)
+			return fmax(0, (b - need + 1) * BIN - fl[f].start);
 	}
 	return -1;
 }
@@ -456,7 +462,7 @@ static void report(const struct model *s)
 	qsort(qd, s->nq, sizeof(qd[0]), cmp_float);
 	printf("sum jain %.3f conv", sum2 > 0 ? sum * sum / (s->nf * sum2) : 0);
 	for (f = 0; f < s->nf; f++)
-		printf(" %.0f", conv_time(s, f));
+		printf(" %.1f", conv_time(s, f));
 	printf(" lost %.2f%% drops %.2f%% q95 %.1f util %.1f%% lostW %.2f%%\n",
 	       s->np ? 100.0 * s->lost / s->np : 0,
 	       s->np ? 100.0 * s->drops / s->np : 0,
@@ -468,7 +474,7 @@ static void report(const struct model *s)
 int main(int argc, char **argv)
 {
 	struct model s = {};
-	double t, nexttick = 1.0;
+	double t, nexttick = BIN;
 	int fb, isack = 0, err;
 
 	err = model_init(&s, argc, argv);
