@@ -110,6 +110,21 @@ class Targets(unittest.TestCase):
         self.assertIsNone(share(res([12.0], [20.0]), None))
         self.assertIsNone(share(res([12.0, 0.0], [4.0, 0.0]), None))
 
+    def test_share_while_all_run(self):
+        share = report.METRICS["test_share"][2]
+        run = {"cca": "abc", "flows": [{"cca": "abc"}, {"cca": "abc"}, {"cca": "cubic"}]}
+
+        def res(own, all_run):
+            return {"flows": [{"goodput_mbps": g} for g in own],
+                    "summary": {"jain_goodputs_mbps": all_run}}
+        # the CUBIC flow, started last, had the link alone at the end of its
+        # own window (9.0); while all three ran it got what each abc flow did
+        self.assertAlmostEqual(share(res([6.0, 6.0, 9.0], [6.0, 6.0, 6.0]), run), 1.0)
+        self.assertAlmostEqual(share(res([6.0, 6.0, 6.0], [4.0, 6.0, 10.0]), run), 0.5)
+        self.assertIsNone(share(res([6.0, 6.0, 6.0], None), run))
+        self.assertIsNone(share(res([6.0, 6.0, 6.0], [6.0, 6.0]), run))
+        self.assertIsNone(share(res([6.0, 6.0, 0.0], [6.0, 6.0, 0.0]), run))
+
     def test_formats(self):
         self.assertEqual(report.fmt_metric("utilisation", 0.9561), "95.6")
         self.assertEqual(report.fmt_metric("convergence_max_s", math.inf), "never")
