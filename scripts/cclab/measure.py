@@ -135,6 +135,8 @@ def merge_streams(streams):
     if len(streams) == 1:
         return streams[0]
     out = dict(streams[0])
+    # one CCA estimate per socket: no flow-wide one for several streams
+    out.pop("bbr", None)
     for key in STREAM_SUMS:
         out[key] = sum(sk.get(key) or 0 for sk in streams)
     rtts = [sk["rtt_us"] for sk in streams if sk["rtt_us"]]
@@ -188,7 +190,8 @@ def analyse(cfg, sampler, args, t_end):
         rtts = [sk["rtt_us"] / 1e3 for sk in in_window if sk["rtt_us"]]
         flow["rtt"] = dist_stats(rtts)
         flow["rtt_series"] = {"t_s": [round(t, 3) for t, _ in send],
-                              "ms": [round(sk["rtt_us"] / 1e3, 3) for _, sk in send]}
+                              "ms": [round(sk["rtt_us"] / 1e3, 3) for _, sk in send],
+                              "var_ms": [round(sk.get("rttvar_us", 0) / 1e3, 3) for _, sk in send]}
         flow["cwnd_series"] = {"t_s": [round(t, 3) for t, _ in send],
                                "packets": [sk["cwnd"] for _, sk in send]}
         # tcpi_pacing_rate is bytes/s, ~0 when the socket has no rate.
@@ -196,6 +199,14 @@ def analyse(cfg, sampler, args, t_end):
                                       "mbps": [round(sk["pacing_rate"] * 8 / 1e6, 3)
                                                if sk["pacing_rate"] < 1 << 60 else None
                                                for _, sk in send]}
+        bbr = [(t, sk["bbr"]) for t, sk in send if sk.get("bbr")]
+        if bbr:
+            flow["bbr_series"] = {
+                "t_s": [round(t, 3) for t, _ in bbr],
+                "bw_mbps": [round(b["bw_bps"] / 1e6, 3) for _, b in bbr],
+                "min_rtt_ms": [round(b["min_rtt_us"] / 1e3, 3) for _, b in bbr],
+                "pacing_gain": [round(b["pacing_gain"], 3) for _, b in bbr],
+                "cwnd_gain": [round(b["cwnd_gain"], 3) for _, b in bbr]}
         last = send[-1][1] if send else {}
         flow["retransmits"] = last.get("total_retrans")
         flow["bytes_sent"] = last.get("bytes_sent")

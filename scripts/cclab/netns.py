@@ -132,7 +132,7 @@ NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300
 NETLINK_ROUTE, NETLINK_SOCK_DIAG = 0, 4
 SOCK_DIAG_BY_FAMILY = 20
-INET_DIAG_INFO = 2
+INET_DIAG_INFO, INET_DIAG_VEGASINFO, INET_DIAG_BBRINFO = 2, 3, 16
 RTM_NEWQDISC, RTM_GETQDISC = 36, 38
 TCA_KIND, TCA_STATS2 = 1, 7
 TCA_STATS_BASIC, TCA_STATS_QUEUE, TCA_STATS_PKT64 = 1, 3, 8
@@ -199,21 +199,40 @@ TCP_INFO_FIELDS = {
 TCP_INFO_LEN = 232
 
 
+def bbr_info(data):
+    """struct tcp_bbr_info (what ``ss -ti`` prints as ``bbr:(...)``): the
+    CCA's bandwidth estimate in bit/s, its min RTT in us and its pacing
+    and cwnd gains (BBR's max filter, or what another CCA reports in the
+    same layout); None if the attribute is short."""
+    if len(data) < 20:
+        return None
+    lo, hi, min_rtt, pacing_gain, cwnd_gain = struct.unpack_from("=5I", data)
+    return {"bw_bps": ((hi << 32) | lo) * 8, "min_rtt_us": min_rtt,
+            "pacing_gain": pacing_gain / 256, "cwnd_gain": cwnd_gain / 256}
+
+
 def tcp_sockets(nl):
-    """Established-ish IPv4 TCP sockets with tcp_info: list of dicts."""
+    """Established-ish IPv4 TCP sockets with tcp_info: list of dicts.
+
+    The VEGASINFO bit asks the CCA's get_info() for its own attribute;
+    BBR (and CCAs that report in its layout) answer with BBRINFO, kept
+    as the socket's "bbr" entry."""
     states = 0xFFF & ~(1 << TCP_LISTEN) & ~(1 << TCP_TIME_WAIT)
-    req = struct.pack("=BBBxI", socket.AF_INET, socket.IPPROTO_TCP,
-                      1 << (INET_DIAG_INFO - 1), states) + bytes(48)
+    ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_VEGASINFO - 1))
+    req = struct.pack("=BBBxI", socket.AF_INET, socket.IPPROTO_TCP, ext, states) + bytes(48)
     socks = []
     for _, msg in nl.dump(SOCK_DIAG_BY_FAMILY, req):
         sport, dport = struct.unpack_from(">HH", msg, 4)
-        info = nl_attrs(msg, 72).get(INET_DIAG_INFO)
+        attrs = nl_attrs(msg, 72)
+        info = attrs.get(INET_DIAG_INFO)
         if info is None:
             continue
         info = info.ljust(TCP_INFO_LEN, b"\0")
         sk = {name: struct.unpack_from("=" + fmt, info, off)[0]
               for name, (off, fmt) in TCP_INFO_FIELDS.items()}
         sk.update(state=msg[1], sport=sport, dport=dport)
+        if INET_DIAG_BBRINFO in attrs:
+            sk["bbr"] = bbr_info(attrs[INET_DIAG_BBRINFO])
         socks.append(sk)
     return socks
 

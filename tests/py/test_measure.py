@@ -140,6 +140,24 @@ class Streams(unittest.TestCase):
         # A stream without an RTT sample yet does not pull the mean down.
         self.assertEqual(measure.merge_streams([a, dict(b, rtt_us=0)])["rtt_us"], 2000)
 
+    def test_bbr_estimate(self):
+        """BBR's own estimate is kept for one stream, dropped for several:
+        the streams' max filters are not one flow's."""
+        a = {"sport": 40001, "rtt_us": 2000, "bbr": {"bw_bps": 8e6}}
+        self.assertEqual(measure.merge_streams([a])["bbr"], {"bw_bps": 8e6})
+        self.assertNotIn("bbr", measure.merge_streams([a, dict(a, sport=40002)]))
+
+
+class BbrInfo(unittest.TestCase):
+    def test_parse(self):
+        """struct tcp_bbr_info: bytes/s in two halves, gains in 1/256."""
+        from cclab import netns
+        raw = struct.pack("=5I", 2500000, 1, 40123, 320, 512)
+        self.assertEqual(netns.bbr_info(raw),
+                         {"bw_bps": ((1 << 32) + 2500000) * 8, "min_rtt_us": 40123,
+                          "pacing_gain": 1.25, "cwnd_gain": 2.0})
+        self.assertIsNone(netns.bbr_info(raw[:16]))
+
 
 class Cpu(unittest.TestCase):
     def test_ticks(self):
