@@ -46,11 +46,22 @@
  *  - loss recovery or CWR (SACK keeps lambda honest, the inner CCA's
  *    recovery is not delayed), and app-limited samples (lambda assumes a
  *    backlogged sender).
- * An RTO (and an idle restart) clears PAD's state: pad_reset().
+ * An RTO (and an idle restart) clears PAD's state but the RTT jitter:
+ * pad_restart().
  *
  * Bound: no more than half an srtt of ACKs at mu is held; beyond it
  * packets pass, so a lambda that lags a rate increase cannot starve the
  * inner CCA's view for long.
+ *
+ * RTT samples (ours; the paper reshapes the bandwidth samples only): a
+ * min RTT filter keeps the lowest sample, and delay jitter pulls that
+ * below the path's delay; BBR's cwnd bound, 2 x bw x min RTT, then holds
+ * the flow below its share (Arun et al., SIGCOMM '22).  The jitter shows
+ * as the difference between consecutive RTT samples, which a queue moves
+ * by a packet time or two; the inner CCA sees every RTT sample raised by
+ * lift x the mean of that difference beyond srtt / 2^PAD_JIT_FLOOR_SHIFT.
+ * Below that, jitter is well within BBR's 2 x cwnd headroom, and a host's
+ * own scheduling noise (0.7 ms in a TCG guest) changes nothing.
  */
 #ifndef _PAD_CORE_H
 #define _PAD_CORE_H
@@ -79,6 +90,9 @@
 #define PAD_MAX_RATE		BIT_ULL(36)
 /* time differences are capped at 16 s before they multiply a rate */
 #define PAD_MAX_DT_US		16777216U	/* 2^24 */
+/* RTT jitter: EWMA gain 1/2^PAD_JIT_SHIFT, which are also its fraction bits */
+#define PAD_JIT_SHIFT		3
+#define PAD_JIT_FLOOR_SHIFT	5
 /* k range and w range accepted by the module (and assumed here) */
 #define PAD_W_MIN		1
 #define PAD_W_MAX		64
@@ -86,6 +100,7 @@
 struct pad_params {
 	u32 k;		/* Q16, mu = k x lambda (Eq. 1) */
 	u32 w;		/* window of the rate estimator, in RTTs (Eq. 2) */
+	u32 lift;	/* Q16, RTT samples raised by lift x jitter; 0: off */
 };
 
 struct pad_cp {
@@ -102,6 +117,8 @@ struct pad_core {
 	u32 held_avg;	/* held, averaged over an srtt of deliveries,
 			 * packets << PAD_AVG_SHIFT
 			 */
+	u32 rtt_prev;	/* previous RTT sample, us; 0: none yet */
+	u32 rtt_jit;	/* mean |RTT - previous RTT|, us << PAD_JIT_SHIFT */
 	u8 cp_head;	/* next checkpoint to write */
 	u8 cp_count;
 	u8 positive;	/* ACK buffer non-empty */
@@ -117,6 +134,8 @@ struct pad_ack {
 	u32 snd_interval_us;	/* rs->snd_interval_us */
 	u32 interval_us;	/* rs->interval_us, 0 if not known */
 	u32 srtt_us;		/* smoothed RTT, 0 if none */
+	s32 rtt_us;		/* rs->rtt_us, < 0 if none */
+	bool ack_delayed;	/* rs->is_ack_delayed: RTT includes a delay */
 	bool app_limited;	/* rs->is_app_limited */
 	bool recovery;		/* CWR, Recovery or Loss state, or losses */
 };
@@ -126,6 +145,7 @@ struct pad_out {
 	u32 acked;		/* replaces rs->acked_sacked */
 	s32 delivered;		/* replaces rs->delivered */
 	u32 queued;		/* packets of this ACK that entered the buffer */
+	s32 rtt_us;		/* replaces rs->rtt_us */
 };
 
 enum pad_event {
@@ -140,6 +160,19 @@ enum pad_event {
 static inline void pad_reset(struct pad_core *c)
 {
 	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * An RTO or idle restart: the ACK history goes (paper sec. 1 and 3.3); the
+ * RTT jitter stays, a property of the path that the pause did not change,
+ * so that the samples right after it are raised as before.
+ */
+static inline void pad_restart(struct pad_core *c)
+{
+	u32 jit = c->rtt_jit;
+
+	pad_reset(c);
+	c->rtt_jit = jit;
 }
 
 static inline u64 pad_mu(const struct pad_core *c, const struct pad_params *p)
@@ -324,6 +357,31 @@ static inline s32 pad_delivered(const struct pad_core *c,
 	return max_t(s32, dlv, (s32)min_dlv);
 }
 
+/* The RTT sample as the inner CCA sees it; updates the jitter estimate. */
+static inline s32 pad_rtt(struct pad_core *c, const struct pad_params *p,
+			  const struct pad_ack *a)
+{
+	u32 rtt, d, jit, floor;
+
+	if (a->rtt_us < 0)
+		return a->rtt_us;
+	rtt = min_t(u32, a->rtt_us, PAD_MAX_DT_US);
+	if (!a->ack_delayed) {
+		if (c->rtt_prev) {
+			d = rtt > c->rtt_prev ? rtt - c->rtt_prev :
+						c->rtt_prev - rtt;
+			c->rtt_jit += d - (c->rtt_jit >> PAD_JIT_SHIFT);
+		}
+		c->rtt_prev = max(rtt, 1U);
+	}
+	jit = c->rtt_jit >> PAD_JIT_SHIFT;
+	floor = min(a->srtt_us, PAD_MAX_DT_US) >> PAD_JIT_FLOOR_SHIFT;
+	if (!p->lift || jit <= floor)
+		return a->rtt_us;
+	return (s32)min_t(u64, (u64)a->rtt_us +
+			  (((u64)(jit - floor) * p->lift) >> FP_SHIFT), S32_MAX);
+}
+
 static inline enum pad_event pad_event_of(bool was, bool positive, bool pass,
 					  const struct pad_ack *a)
 {
@@ -364,6 +422,7 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 	win = (mu * min(a->srtt_us, PAD_MAX_DT_US)) >> PAD_RATE_SHIFT;
 	pad_average_held(c, c->held, a->acked, (u32)min_t(u64, win, U32_MAX));
 	o->delivered = pad_delivered(c, a, mu);
+	o->rtt_us = pad_rtt(c, p, a);
 
 	c->positive = c->held > 0;
 	return pad_event_of(was, c->positive, pass, a);

@@ -78,6 +78,7 @@ static int pad_nr_wrappers;
 static char pad_inner[PAD_INNER_LEN] = "bbr";
 static struct cc_q16_param pad_k = CC_Q16_PARAM(1, 250, 1, 10, 2, 0);
 static unsigned int pad_w = 16;
+static struct cc_q16_param pad_lift = CC_Q16_PARAM(2, 0, 0, 0, 16, 0);
 static bool pad_hold_acked = true;
 static unsigned int pad_slots = 1024;
 
@@ -259,6 +260,8 @@ module_param_cb(k, &cc_q16_param_ops, &pad_k, 0644);
 MODULE_PARM_DESC(k, "ACK release rate mu = k x lambda, Eq. 1 (1.001 .. 2; default 1.025)");
 module_param_cb(w, &pad_w_ops, &pad_w, 0644);
 MODULE_PARM_DESC(w, "window of the ACK rate estimator in RTTs, Eq. 2 (1 .. 64; default 16)");
+module_param_cb(jitter_lift, &cc_q16_param_ops, &pad_lift, 0644);
+MODULE_PARM_DESC(jitter_lift, "RTT samples shown raised by this x the mean change between consecutive ones (0 .. 16; default 2; 0: off)");
 module_param_named(hold_acked, pad_hold_acked, bool, 0644);
 MODULE_PARM_DESC(hold_acked, "hold acked_sacked with delivered (Y, default) or show the stack's (N): cwnd growth and ACK-aggregation estimates then see every ACK");
 module_param_cb(slots, &pad_slots_ops, &pad_slots, 0444);
@@ -433,6 +436,8 @@ static void pad_ack_of(const struct sock *sk, const struct rate_sample *rs,
 			 (u32)min_t(unsigned long, rs->interval_us, U32_MAX) :
 			 0;
 	a->srtt_us = tp->srtt_us >> 3;
+	a->rtt_us = (s32)clamp_t(long, rs->rtt_us, -1, S32_MAX);
+	a->ack_delayed = rs->is_ack_delayed;
 	a->app_limited = rs->is_app_limited;
 	a->recovery = inet_csk(sk)->icsk_ca_state >= TCP_CA_CWR ||
 		      rs->losses > 0;
@@ -456,6 +461,7 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 	}
 	p.k = READ_ONCE(pad_k.val);
 	p.w = READ_ONCE(pad_w);
+	p.lift = READ_ONCE(pad_lift.val);
 	pad_ack_of(sk, rs, &a);
 	ev = pad_on_ack(c, &p, &a, &o);
 
@@ -471,7 +477,8 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 	}
 
 	acked = READ_ONCE(pad_hold_acked) ? o.acked : rs->acked_sacked;
-	if (acked == rs->acked_sacked && o.delivered == rs->delivered) {
+	if (acked == rs->acked_sacked && o.delivered == rs->delivered &&
+	    o.rtt_us == rs->rtt_us) {
 		cc_call_cong_control(pw->inner, sk, ack, flag, rs);
 		return;
 	}
@@ -479,6 +486,7 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 	shown = *rs;
 	shown.acked_sacked = acked;
 	shown.delivered = o.delivered;
+	shown.rtt_us = o.rtt_us;
 	cc_call_cong_control(pw->inner, sk, ack, flag, &shown);
 }
 
@@ -487,7 +495,7 @@ CC_DEFINE_CONG_CONTROL(pad_cong_control, pad_main);
 /* An RTO or idle restart: PAD's state cleared, counted and traced. */
 static void pad_clear(struct sock *sk, struct pad_core *c)
 {
-	pad_reset(c);
+	pad_restart(c);
 	pad_count(PAD_EV_RESET);
 	trace_pad_event(sk, c, PAD_EV_RESET, 0);
 }

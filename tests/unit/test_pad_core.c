@@ -14,6 +14,9 @@
  *    delivery-rate sample over a jittered path, with and without PAD;
  *    under ACK aggregation, delivered stays unbiased while PAD holds,
  *    and a sample is never cut below mu over its interval;
+ *  - RTT samples: raised by jitter_lift x the mean change between
+ *    consecutive ones beyond srtt/32, not by a growing queue, untouched
+ *    when off;
  *  - RTO reset; 100 Gbit/s rates, u32 time and counter wrap;
  *  - fuzzing: conservation (never more shown than acknowledged, nothing
  *    lost or counted twice), the floor, the release bound and the
@@ -506,6 +509,101 @@ static void test_jitter_samples(void)
 	    "without PAD %.3f x rate, with PAD %.3f x rate", sum_raw, sum_pad);
 }
 
+/* ---- RTT samples under jitter ---- */
+
+/* One ACK carrying an RTT sample, alone: the buffer's inputs are steady. */
+static s32 rtt_ack(struct pad_core *c, const struct pad_params *p, u32 t,
+		   s32 rtt_us, bool delayed)
+{
+	struct pad_ack a = {
+		.now_us = t, .acked = 1, .delivered = t / 500,
+		.rs_delivered = 80, .snd_interval_us = SRTT,
+		.srtt_us = SRTT, .rtt_us = rtt_us, .ack_delayed = delayed,
+	};
+	struct pad_out o;
+
+	pad_on_ack(c, p, &a, &o);
+	return o.rtt_us;
+}
+
+static void test_rtt_lift(void)
+{
+	struct pad_params p = defaults(), off = defaults();
+	double sum_d = 0, lift = 0, raw_min = 1e9, shown_min = 1e9;
+	unsigned int j, changed = 0, n = 0;
+	struct pad_core c;
+	s32 prev = 0, r, shown;
+
+	p.lift = Q16(2);
+	off.lift = 0;
+
+	/* off: every sample as the stack's, also under jitter */
+	pad_reset(&c);
+	for (j = 0; j < 5000; j++) {
+		r = 40000 + (s32)(rndu() * 20000);
+		changed += rtt_ack(&c, &off, j * 500, r, false) != r;
+	}
+	changed += rtt_ack(&c, &off, j * 500, -1, false) != -1;
+	tap(!changed, "jitter_lift 0: RTT samples shown as the stack's", NULL);
+
+	/* a queue building at a packet every two ACKs: almost no lift */
+	pad_reset(&c);
+	for (j = 0; j < 4000; j++) {
+		r = 40000 + (s32)(j * 300);
+		shown = rtt_ack(&c, &p, j * 500, r, false);
+	}
+	tap(shown == r, "a growing queue is not jitter: no lift",
+	    "lift %d us", shown - r);
+
+	/* i.i.d. jitter, sd 5 ms: lift 2 x (mean change - srtt/32) */
+	pad_reset(&c);
+	for (j = 0; j < 20000; j++) {
+		double u1 = rndu() + 0.000000000001, u2 = rndu();
+
+		r = 40000 + (s32)(5000 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+		shown = rtt_ack(&c, &p, j * 500, r, false);
+		if (j >= 1000) {
+			sum_d += abs(r - prev);
+			lift += shown - r;
+			raw_min = r < raw_min ? r : raw_min;
+			shown_min = shown < shown_min ? shown : shown_min;
+			n++;
+		}
+		prev = r;
+	}
+	sum_d /= n;
+	lift /= n;
+	tap(fabs(lift - 2 * (sum_d - SRTT / 32)) < 0.1 * 2 * sum_d &&
+	    shown_min > raw_min + sum_d,
+	    "jitter: samples raised by 2 x the mean change beyond srtt/32",
+	    "mean change %.0f us, mean lift %.0f us, min %.0f -> %.0f us",
+	    sum_d, lift, raw_min, shown_min);
+
+	/* an RTO clears the ACK history, not the jitter */
+	pad_restart(&c);
+	r = rtt_ack(&c, &p, j * 500, 40000, false);
+	tap(r - 40000 > sum_d && !c.lambda && c.cp_count == 1,
+	    "after an RTO or idle restart samples are still raised",
+	    "lift %d us", r - 40000);
+
+	/* delayed ACKs do not feed the estimate; no sample passes through */
+	pad_reset(&c);
+	for (j = 0; j < 2000; j++)
+		rtt_ack(&c, &p, j * 500, j & 1 ? 80000 : 40000, true);
+	shown = rtt_ack(&c, &p, j * 500, 40000, false);
+	r = rtt_ack(&c, &p, j * 500 + 500, -1, false);
+	tap(shown == 40000 && r == -1,
+	    "delayed-ACK samples do not count as jitter; no sample stays none",
+	    "shown %d, then %d", shown, r);
+
+	/* the largest lift on the largest sample saturates, never wraps */
+	pad_reset(&c);
+	p.lift = Q16(16);
+	for (j = 0; j < 200; j++)
+		shown = rtt_ack(&c, &p, j * 500, j & 1 ? S32_MAX : 0, false);
+	tap(shown == S32_MAX, "lift saturates at S32_MAX", "%d", shown);
+}
+
 /* ---- overflow and wrap ---- */
 
 static void test_wrap(void)
@@ -634,6 +732,7 @@ int main(void)
 	test_aggregation();
 	test_floor();
 	test_jitter_samples();
+	test_rtt_lift();
 	test_wrap();
 	test_fuzz();
 	return tap_finish();

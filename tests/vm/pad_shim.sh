@@ -51,7 +51,8 @@ unload() {	# unload MODULE: retry while closing sockets let go
 # ---- bad load parameters: refused, nothing registered
 modprobe tcp_bbr
 bad=""
-for args in "k=0.5" "k=abc" "k=3" "w=0" "w=65" "slots=70000" "inner=" \
+for args in "k=0.5" "k=abc" "k=3" "w=0" "w=65" "jitter_lift=16.5" "jitter_lift=-1" \
+	"slots=70000" "inner=" \
 	"inner=cubic" "inner=pad_bbr" "inner=nosuchcca" "inner=bbr,bbr" \
 	"inner=bbr:105" "inner=averyveryverylongname" "inner=bbr slots=0"; do
 	# shellcheck disable=SC2086
@@ -62,7 +63,7 @@ for args in "k=0.5" "k=abc" "k=3" "w=0" "w=65" "slots=70000" "inner=" \
 	grep -q pad_ <<<"$(avail)" && bad="$bad [$args left $(avail)]"
 done
 tap_check "$([ -z "$bad" ] && echo 1)" "insmod with bad parameters refused, nothing registered" \
-	"${bad:-14 cases refused; last message: $(lastmsg)}"
+	"${bad:-16 cases refused; last message: $(lastmsg)}"
 msg=$(insmod "$ko" inner=cubic 2>&1; dmesg | grep -o 'pad_shim: inner "cubic".*' | tail -n 1)
 tap_check "$(grep -q 'no cong_control' <<<"$msg" && echo 1)" "inner without cong_control refused with a message" "$msg"
 msg=$(insmod "$ko" inner=dctcp 2>&1; dmesg | grep -o 'pad_shim: inner "dctcp".*' | tail -n 1)
@@ -81,22 +82,25 @@ tap_check "$(grep -qw pad_bbr <<<"$(avail)" && [ "$(refcnt tcp_bbr)" -gt "$bbr_b
 	"pad_bbr registered, tcp_bbr pinned" "available: $(avail); tcp_bbr refcnt $bbr_before -> $(refcnt tcp_bbr)"
 
 # ---- run-time parameter writes
-before="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked)"
+before="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift)"
+lift0=$(cat $P/jitter_lift)
 bad=0
 for v in 0.5 1 2.5 abc ""; do echo "$v" >$P/k 2>/dev/null && bad=1; done
 for v in 0 65 -1 x; do echo "$v" >$P/w 2>/dev/null && bad=1; done
 for v in 2 maybe; do echo "$v" >$P/hold_acked 2>/dev/null && bad=1; done
+for v in 16.5 -1 x ""; do echo "$v" >$P/jitter_lift 2>/dev/null && bad=1; done
 echo x 2>/dev/null >$P/inner && bad=1
 echo 1 2>/dev/null >$P/stats && bad=1
-after="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked)"
-echo 1.05 >$P/k && echo 8 >$P/w && echo N >$P/hold_acked &&
-	good="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked)"
+after="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift)"
+echo 1.05 >$P/k && echo 8 >$P/w && echo N >$P/hold_acked && echo 0 >$P/jitter_lift &&
+	good="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift)"
 echo 1.025 >$P/k
 echo 16 >$P/w
 echo Y >$P/hold_acked
-tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8 N" ] && echo 1)" \
+echo "$lift0" >$P/jitter_lift
+tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8 N 0.0000" ] && echo 1)" \
 	"bad parameter writes refused, values unchanged, good ones taken" \
-	"k w hold_acked: $before -> $after; 1.05 8 N -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
+	"k w hold_acked jitter_lift: $before -> $after; 1.05 8 N 0 -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
 
 if rmmod tcp_bbr 2>/dev/null; then
 	tap_fail "rmmod tcp_bbr refused while pad_bbr wraps it" "tcp_bbr unloaded under pad_bbr"
