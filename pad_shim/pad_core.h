@@ -357,29 +357,31 @@ static inline s32 pad_delivered(const struct pad_core *c,
 	return max_t(s32, dlv, (s32)min_dlv);
 }
 
-/* The RTT sample as the inner CCA sees it; updates the jitter estimate. */
+/*
+ * The RTT sample as the inner CCA sees it; updates the jitter estimate.
+ * With jitter_lift 0, or an RTT past PAD_MAX_DT_US, the sample passes as
+ * it is; below it the raised sample stays under 2^29 us (jit < 2^24,
+ * lift <= 16).
+ */
 static inline s32 pad_rtt(struct pad_core *c, const struct pad_params *p,
 			  const struct pad_ack *a)
 {
-	u32 rtt, d, jit, floor;
+	u32 rtt = a->rtt_us, jit, floor;
 
-	if (a->rtt_us < 0)
+	if (!p->lift || a->rtt_us < 0 || rtt > PAD_MAX_DT_US)
 		return a->rtt_us;
-	rtt = min_t(u32, a->rtt_us, PAD_MAX_DT_US);
 	if (!a->ack_delayed) {
-		if (c->rtt_prev) {
-			d = rtt > c->rtt_prev ? rtt - c->rtt_prev :
-						c->rtt_prev - rtt;
-			c->rtt_jit += d - (c->rtt_jit >> PAD_JIT_SHIFT);
-		}
+		if (c->rtt_prev)
+			c->rtt_jit += (rtt > c->rtt_prev ? rtt - c->rtt_prev :
+					c->rtt_prev - rtt) -
+				      (c->rtt_jit >> PAD_JIT_SHIFT);
 		c->rtt_prev = max(rtt, 1U);
 	}
 	jit = c->rtt_jit >> PAD_JIT_SHIFT;
-	floor = min(a->srtt_us, PAD_MAX_DT_US) >> PAD_JIT_FLOOR_SHIFT;
-	if (!p->lift || jit <= floor)
+	floor = a->srtt_us >> PAD_JIT_FLOOR_SHIFT;
+	if (jit <= floor)
 		return a->rtt_us;
-	return (s32)min_t(u64, (u64)a->rtt_us +
-			  (((u64)(jit - floor) * p->lift) >> FP_SHIFT), S32_MAX);
+	return a->rtt_us + (s32)(((u64)(jit - floor) * p->lift) >> FP_SHIFT);
 }
 
 static inline enum pad_event pad_event_of(bool was, bool positive, bool pass,

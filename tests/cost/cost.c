@@ -337,7 +337,8 @@ static __cost void cost_pad(struct pad_core *c, const struct pad_params *p,
 
 static size_t run_pad(void)
 {
-	struct pad_params p = { .k = CC_Q16(1, 250), .w = 16 };
+	struct pad_params p = { .k = CC_Q16(1, 250), .w = 16,
+				.lift = CC_Q16(2, 0) };
 	struct pad_core c;
 	struct pad_out o;
 	size_t i, n = 0;
@@ -361,6 +362,7 @@ static size_t run_pad(void)
 		a.snd_interval_us = (u32)v[A_SND_INTERVAL];
 		a.interval_us = v[A_INTERVAL] > 0 ? (u32)v[A_INTERVAL] : 0;
 		a.srtt_us = (u32)v[A_SRTT];
+		a.rtt_us = v[A_RTT] < 0 ? -1 : (s32)v[A_RTT];
 		a.app_limited = v[A_APP];
 		a.recovery = v[A_STATE] >= TCP_CA_CWR || v[A_LOSSES] > 0;
 		cost_pad(&c, &p, &a, &o);
