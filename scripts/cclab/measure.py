@@ -38,6 +38,7 @@ class Sampler:
         self.recv = [[] for _ in range(n)]   # (t, bytes_received, rcv_ooopack)
         self.queue = []                      # (t, backlog, qlen, rate bit/s)
         self.last_recv = [None] * n
+        self.recv_stamp_err = 0.0            # s, half the longest receiver read
 
     def close(self):
         for nl in self.sender_nl + [self.receiver_nl, self.router_nl]:
@@ -63,21 +64,23 @@ class Sampler:
         its start unknown and the flow without a goodput."""
         self.recv[i].append((t, 0, 0))
 
-    def sample(self, t, launched):
+    def sample(self, t, launched, clock=None):
+        """Take one sample at t; with clock (seconds on t's scale) the byte
+        counts are stamped at the middle of the receiver's read instead."""
         cfg = self.cfg
-        for i, nl in enumerate(self.sender_nl):
-            if not launched[i]:
-                continue
-            ports = cfg.flow_cports(i)
-            streams = [sk for sk in tcp_sockets(nl) if sk["sport"] in ports]
-            if streams:
-                self.send[i].append((t, merge_streams(streams)))
+        # The receiver first: a TCG guest can spend milliseconds dumping the
+        # senders' sockets, which would shift the byte counts from t.
+        t_read = clock() if clock else t
         received = {}
         for sk in tcp_sockets(self.receiver_nl):
             i = sk["sport"] - BASE_PORT
             if 0 <= i < len(self.recv) and sk["dport"] in cfg.flow_cports(i):
                 b, o = received.get(i, (0, 0))
                 received[i] = (b + sk["bytes_received"], o + sk["rcv_ooopack"])
+        if clock:
+            half = (clock() - t_read) / 2
+            t_read += half
+            self.recv_stamp_err = max(self.recv_stamp_err, half)
         for i in range(len(self.recv)):
             if not launched[i]:
                 continue
@@ -85,7 +88,14 @@ class Sampler:
             # before its socket shows up, the last value after it closes.
             value = received.get(i, self.last_recv[i] or (0, 0))
             self.last_recv[i] = value
-            self.recv[i].append((t,) + value)
+            self.recv[i].append((t_read,) + value)
+        for i, nl in enumerate(self.sender_nl):
+            if not launched[i]:
+                continue
+            ports = cfg.flow_cports(i)
+            streams = [sk for sk in tcp_sockets(nl) if sk["sport"] in ports]
+            if streams:
+                self.send[i].append((t, merge_streams(streams)))
         c = self.counters()
         bq = c.get("bottleneck")
         if bq:
@@ -508,7 +518,8 @@ def build_result(cfg, args, topo, sampler, baseline, final, t_end, rawdir, tc_js
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "config": cfg.to_json(), "topology": topo.describe(),
         "run": {"duration_s": round(t_end, 3), "interval_s": args.interval,
-                "sample_interval_s": args.sample_interval, "warmup_s": args.warmup},
+                "sample_interval_s": args.sample_interval, "warmup_s": args.warmup,
+                "recv_stamp_err_ms": round(sampler.recv_stamp_err * 1e3, 3)},
         "summary": summary, "flows": flows, "bottleneck": bottleneck, "loss_stage": loss,
         "cpu": cpu_cost(baseline.get("cpu"), final.get("cpu"),
                         sum(f["bytes_received"] or 0 for f in flows)),

@@ -89,6 +89,10 @@ def cmd_run(args):
         launched = [False] * nflows
         clients = [None] * nflows
         t0 = time.monotonic()
+
+        def clock():
+            return time.monotonic() - t0
+
         if events:
             events.start(os.path.join(outdir, "trace.txt"), t0)
         run_end = max(f.start + cfg.flow_duration(i) for i, f in enumerate(cfg.flows))
@@ -115,7 +119,7 @@ def cmd_run(args):
                 tc_proc.stdin.flush()
                 next_step += cfg.trace_step
             if now >= next_sample:
-                sampler.sample(now, launched)
+                sampler.sample(now, launched, clock)
                 next_sample += args.sample_interval
                 if next_sample < now:
                     next_sample = now + args.sample_interval
@@ -129,7 +133,7 @@ def cmd_run(args):
         debug("all iperf3 clients finished")
         if events:
             events.stop()
-        sampler.sample(t_end, launched)
+        sampler.sample(t_end, launched, clock)
         final = dict(sampler.counters(), cpu=cpu_ticks())
         if tc_proc:
             tc_proc.stdin.close()
