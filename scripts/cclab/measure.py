@@ -204,6 +204,8 @@ def analyse(cfg, sampler, args, t_end):
                               "var_ms": [round(sk.get("rttvar_us", 0) / 1e3, 3) for _, sk in send]}
         flow["cwnd_series"] = {"t_s": [round(t, 3) for t, _ in send],
                                "packets": [sk["cwnd"] for _, sk in send]}
+        flow["retrans_series"] = {"t_s": [round(t, 3) for t, _ in send],
+                                  "total": [sk["total_retrans"] for _, sk in send]}
         # tcpi_pacing_rate is bytes/s, ~0 when the socket has no rate.
         flow["pacing_rate_series"] = {"t_s": [round(t, 3) for t, _ in send],
                                       "mbps": [round(sk["pacing_rate"] * 8 / 1e6, 3)

@@ -71,6 +71,8 @@ class Analysis(unittest.TestCase):
         self.assertAlmostEqual(f["goodput_mbps"], 18.0, places=3)
         self.assertEqual(f["rtt"]["p50"], 50.0)
         self.assertEqual(f["retrans_ratio"], 0.02)
+        self.assertEqual(f["retrans_series"]["total"][:2], [2, 2])
+        self.assertEqual(len(f["retrans_series"]["t_s"]), len(f["rtt_series"]["t_s"]))
         self.assertAlmostEqual(summary["utilisation"], 0.9, places=3)
         self.assertEqual(summary["queue_delay_p50_ms"], 10.0)   # 25000 B at 20 Mbit/s
         self.assertEqual(queue["delay_ms"][0], 10.0)
