@@ -246,8 +246,8 @@ mrtt=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["end"]["strea
 	"$RESULTS/abc-legacy.json" 2>/dev/null)
 # Hard: not held at the minimum window (2 packets per 20 ms RTT is 1.2
 # Mbit/s).  A fifth of CUBIC's is what we want, not what abc reliably
-# gets while the detector leaves this marker undecided (2.6-13.7 Mbit/s
-# in past runs, Documentation/tcp_abc.rst): a TODO case.
+# gets while the detector leaves this marker undecided
+# (Documentation/tcp_abc.rst): a TODO case.
 tap_check "$(fge "$gp" "$(awk -v c="$gpc" 'BEGIN {print c / 10}')")" \
 	"legacy CE step marker (fq_codel ce_threshold 2ms): abc keeps transferring" \
 	"goodput $gp Mbit/s (floor: 1/10 of CUBIC's $gpc on droptail), mean srtt ${mrtt:-?} ms (base 20 ms)"
