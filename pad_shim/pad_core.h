@@ -175,6 +175,22 @@ static inline void pad_restart(struct pad_core *c)
 	c->rtt_jit = jit;
 }
 
+/*
+ * A send with nothing in flight (CA_EVENT_TX_START) is a restart after
+ * idle only if no ACK came for an srtt: a pipe that drains for a moment,
+ * as BBR's ProbeRTT at 4 packets does under bunched ACKs, leaves lambda's
+ * history valid, and clearing it there blinds PAD for the rounds that
+ * follow.  @long_gap says the gap is long on a coarser clock, for gaps
+ * that wrap the u32 microseconds.
+ */
+static inline bool pad_idle(const struct pad_core *c, u32 now_us, u32 srtt_us,
+			    bool long_gap)
+{
+	if (!c->started)
+		return false;
+	return long_gap || !srtt_us || now_us - c->last_us >= srtt_us;
+}
+
 static inline u64 pad_mu(const struct pad_core *c, const struct pad_params *p)
 {
 	return fp_mul(c->lambda, p->k);

@@ -523,8 +523,11 @@ static void pad_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct pad_core *c;
 
 	if (ev == CA_EVENT_TX_START) {
+		const struct tcp_sock *tp = tcp_sk(sk);
+
 		c = pad_state(sk, pw);
-		if (c && c->started)
+		if (c && pad_idle(c, (u32)tp->tcp_mstamp, tp->srtt_us >> 3,
+				  tcp_jiffies32 - tp->rcv_tstamp >= HZ))
 			pad_clear(sk, c);
 	}
 	cc_call_cwnd_event(pw->inner, sk, ev);

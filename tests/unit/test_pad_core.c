@@ -17,7 +17,8 @@
  *  - RTT samples: raised by jitter_lift x the mean change between
  *    consecutive ones beyond srtt/32, not by a growing queue, untouched
  *    when off, never wrapping;
- *  - RTO reset; 100 Gbit/s rates, u32 time and counter wrap;
+ *  - RTO reset; a restart is idle only after an srtt without ACKs;
+ *    100 Gbit/s rates, u32 time and counter wrap;
  *  - fuzzing: conservation (never more shown than acknowledged, nothing
  *    lost or counted twice), the floor, the release bound and the
  *    steady-ACK bound on every random ACK.
@@ -639,6 +640,32 @@ static void test_wrap(void)
 	    "2^32 packets in one ACK: lambda capped, counts consistent", NULL);
 }
 
+/* ---- restart after idle ---- */
+
+static void test_idle(void)
+{
+	struct sim s;
+	unsigned int j;
+	u32 last;
+
+	sim_init(&s, 0xffffffffU - 20000, 0);
+	tap(!pad_idle(&s.c, s.now + 10 * SRTT, SRTT, true),
+	    "no ACK yet: nothing to clear", NULL);
+	for (j = 0; j < 400; j++)
+		sim_ack(&s, s.now + 600, 1, 0, false, false);
+	last = s.c.last_us;
+	tap(!pad_idle(&s.c, last, SRTT, false) &&
+	    !pad_idle(&s.c, last + SRTT - 1, SRTT, false),
+	    "a pipe drained for less than an srtt (ProbeRTT) is not idle",
+	    "last ACK at %u", last);
+	tap(pad_idle(&s.c, last + SRTT, SRTT, false) &&
+	    pad_idle(&s.c, last + 1, 0, false),
+	    "an srtt without ACKs, or no srtt, is idle", NULL);
+	tap(pad_idle(&s.c, last + 1, SRTT, true),
+	    "a gap that wrapped the microseconds (a coarser clock says long) is idle",
+	    NULL);
+}
+
 /* ---- fuzzing ---- */
 
 static void test_fuzz(void)
@@ -737,6 +764,7 @@ int main(void)
 	test_jitter_samples();
 	test_rtt_lift();
 	test_wrap();
+	test_idle();
 	test_fuzz();
 	return tap_finish();
 }

@@ -6,7 +6,7 @@
 # per socket (iperf3 -C pad_bbr, setsockopt), both unload orders (tcp_bbr
 # refused while wrapped, pad_shim refused while a socket uses pad_bbr,
 # then both unload), inner=bbr,etc with tcp_etc and inner=bbr,pcc with
-# tcp_pcc, counters and tracepoint.
+# tcp_pcc, counters, tracepoint, and the reset on a restart after idle.
 # The steady-link comparison with bbr is tests/vm/pad_shim_steady.sh.
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -18,7 +18,7 @@ pcc_ko=$MODDIR/tcp_pcc/tcp_pcc.ko
 P=/sys/module/pad_shim/parameters
 NS=pad-lo
 
-tap_plan 23
+tap_plan 24
 
 if [ ! -f "$ko" ]; then
 	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
@@ -227,7 +227,6 @@ if [ -f $ev ]; then
 	ip netns exec $NS iperf3 -s -1 -D -p 5203 >/dev/null 2>&1
 	sleep 0.5
 	ip netns exec $NS iperf3 -c 127.0.0.1 -p 5203 -t 2 -C pad_bbr >/dev/null 2>&1
-	ip netns del $NS
 	echo 0 >$ev
 	grep pad_event $tracing/trace >"$RESULTS/pad-trace-lo.txt"
 	st=$(cat $P/stats)
@@ -235,8 +234,40 @@ if [ -f $ev ]; then
 	tap_check "$([ "${acks:-0}" -gt 0 ] && [ -f $tracing/events/pad_shim/pad_event/format ] && echo 1)" \
 		"stats count ACKs through PAD; tracepoint pad_shim:pad_event exists" \
 		"$st; $(wc -l <"$RESULTS/pad-trace-lo.txt") events"
+
+	# a restart after idle clears PAD's state (a reset event on that
+	# socket): 1 MB, a second without data, 1 MB on one connection
+	echo >$tracing/trace
+	echo 1 >$ev
+	idle=$(ip netns exec $NS python3 - <<'PYEOF' 2>&1
+import socket, threading, time
+srv = socket.socket()
+srv.bind(("127.0.0.1", 5204))
+srv.listen(1)
+def sink():
+    c, _ = srv.accept()
+    while c.recv(65536):
+        pass
+threading.Thread(target=sink, daemon=True).start()
+s = socket.create_connection(("127.0.0.1", 5204))
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"pad_bbr")
+s.sendall(b"x" * 1000000)
+time.sleep(1.0)
+s.sendall(b"x" * 1000000)
+print(s.getsockname()[1])
+s.close()
+PYEOF
+)
+	echo 0 >$ev
+	ip netns del $NS
+	n=$(grep -c "sport=$idle dport=5204 ev=reset" $tracing/trace)
+	tap_check "$([ "${n:-0}" -ge 1 ] && echo 1)" \
+		"restart after a second idle clears PAD's state (reset event)" \
+		"port ${idle:-?}: $n reset events"
 else
+	ip netns del $NS
 	tap_skip "stats count ACKs through PAD; tracepoint pad_shim:pad_event exists" "no tracefs"
+	tap_skip "restart after a second idle clears PAD's state (reset event)" "no tracefs"
 fi
 
 unload pad_shim && u1=yes || u1=no
