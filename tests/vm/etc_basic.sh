@@ -190,26 +190,42 @@ tracing=/sys/kernel/tracing
 ev=$tracing/events/tcp_etc/etc_update/enable
 [ -f $ev ] && { echo >$tracing/trace; echo 1 >$ev; }
 
-# CUBIC, then ETC, on the same link in one run: $OMIT s (the warm-up,
-# left out of every figure) + $SECS s each, GAP s apart so a slow guest's
-# late start does not overlap them.
+# CUBIC, then ETC three times, on the same link in one run: $OMIT s (the
+# warm-up, left out of every figure) + $SECS s each, GAP s apart so a slow
+# guest's late start does not overlap them.  ETC is judged on the median
+# of its three flows, the benchmark's measure: one 20 s run on 6.1 ranges
+# 84-93 % (Documentation/tcp_etc.rst); the floors hold for every flow.
 FLOW_S=$((OMIT + SECS)) GAP=4
+at() { echo $(($1 * (FLOW_S + GAP))); }
 netlab_run etc-link --flow "cubic,duration=$FLOW_S" \
-	--flow "etc,start=$((FLOW_S + GAP)),duration=$FLOW_S" --duration $((2 * FLOW_S + GAP))
+	--flow "etc,start=$(at 1),duration=$FLOW_S" \
+	--flow "etc,start=$(at 2),duration=$FLOW_S" \
+	--flow "etc,start=$(at 3),duration=$FLOW_S" --duration $(($(at 3) + FLOW_S))
+# med3 FIELD: the median of the three ETC flows' FIELD, as a check expression
+med3() {
+	local a="flows[1].$1" b="flows[2].$1" c="flows[3].$1"
+	echo "($a + $b + $c - min($a, $b, $c) - max($a, $b, $c))"
+}
 # Percentages from the goodput rounded to 0.01 Mbit/s, as printed.
-c_mbit=0 e_mbit=0 c_util=0 e_util=0 c_p50=0 e_p50=0 c_p95=0 e_p95=0 p50_ok=0 p95_ok=0 above='?'
+c_mbit=0 e_mbit=0 c_util=0 e_util=0 c_p50=0 e_p50=0 c_p95=0 e_p95=0 p95_ok=0 above='?'
+e1='?' e2='?' e3='?' e_min=0 p50_all=0
 netlab_check "$RESULTS/etc-link" \
-	'c_mbit=round(flows[0].goodput_mbps, 2)' 'e_mbit=round(flows[1].goodput_mbps, 2)' \
+	'c_mbit=round(flows[0].goodput_mbps, 2)' "e_mbit=round($(med3 goodput_mbps), 2)" \
 	'c_util=round(100 * round(flows[0].goodput_mbps, 2) / config.rate_mbps, 1)' \
-	'e_util=round(100 * round(flows[1].goodput_mbps, 2) / config.rate_mbps, 1)' \
-	'c_p50=flows[0].rtt.p50' 'e_p50=flows[1].rtt.p50' \
-	'c_p95=flows[0].rtt.p95' 'e_p95=flows[1].rtt.p95' \
-	'p50_ok=0 < flows[1].rtt.p50 < flows[0].rtt.p50' \
-	'p95_ok=0 < flows[1].rtt.p95 <= 0.8 * flows[0].rtt.p95' \
-	'above=round(flows[1].rtt.p95 - config.rtt_ms, 1)'
+	"e_util=round(100 * round($(med3 goodput_mbps), 2) / config.rate_mbps, 1)" \
+	"e_min=round(100 * min(flows[1].goodput_mbps, flows[2].goodput_mbps, flows[3].goodput_mbps) / config.rate_mbps, 1)" \
+	'c_p50=flows[0].rtt.p50' "e_p50=round($(med3 rtt.p50), 3)" \
+	'c_p95=flows[0].rtt.p95' "e_p95=round($(med3 rtt.p95), 3)" \
+	"p50_all=0 < max(flows[1].rtt.p50, flows[2].rtt.p50, flows[3].rtt.p50) < flows[0].rtt.p50" \
+	"p95_ok=0 < $(med3 rtt.p95) <= 0.8 * flows[0].rtt.p95" \
+	"above=round($(med3 rtt.p95) - config.rtt_ms, 1)" \
+	'e1=round(100 * flows[1].goodput_mbps / config.rate_mbps, 1)' \
+	'e2=round(100 * flows[2].goodput_mbps / config.rate_mbps, 1)' \
+	'e3=round(100 * flows[3].goodput_mbps / config.rate_mbps, 1)'
+e_all="$e1, $e2, $e3"
 tap_diag "link ${RATE_MBIT} Mbit/s, ${DELAY_MS} ms, limit $LIMIT B (1 BDP); ${SECS} s flows after ${OMIT} s omitted; RTT: tcp_info srtt every 100 ms"
 tap_diag "cubic: ${c_mbit} Mbit/s (${c_util} %), RTT p50 ${c_p50} ms, p95 ${c_p95} ms"
-tap_diag "etc:   ${e_mbit} Mbit/s (${e_util} %), RTT p50 ${e_p50} ms, p95 ${e_p95} ms"
+tap_diag "etc (median of 3): ${e_mbit} Mbit/s (${e_util} %; each ${e_all} %), RTT p50 ${e_p50} ms, p95 ${e_p95} ms"
 
 # CUBIC is the yardstick of the emulation itself: when even CUBIC cannot
 # fill the link, the guest is starved of CPU (a TCG guest on a shared
@@ -228,22 +244,22 @@ tap_diag "etc:   ${e_mbit} Mbit/s (${e_util} %), RTT p50 ${e_p50} ms, p95 ${e_p9
 # samples set ETC's p95, so that target is a TODO here and a hard target
 # in the benchmark (Documentation/tcp_etc.rst).
 if [ "$(fge "$c_util" 80)" = 1 ]; then
-	tap_check "$(fge "$e_util" 50)" "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s (floor)" \
-		"${e_util} % (cubic ${c_util} %)"
-	tap_check "$p50_ok" "etc RTT p50 below cubic's (floor)" "etc ${e_p50} ms, cubic ${c_p50} ms"
+	tap_check "$(fge "$e_min" 50)" "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (floor)" \
+		"${e_all} % (cubic ${c_util} %)"
+	tap_check "$p50_all" "etc RTT p50 below cubic's in every flow (floor)" "etc median ${e_p50} ms, cubic ${c_p50} ms"
 else
 	why="emulated link too slow: cubic reached only ${c_util} % (guest starved of CPU)"
-	tap_skip "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s (measured ${e_util} %)" "$why"
-	tap_skip "etc RTT p50 below cubic's (etc ${e_p50} ms, cubic ${c_p50} ms)" "$why"
+	tap_skip "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (measured ${e_all} %)" "$why"
+	tap_skip "etc RTT p50 below cubic's in every flow (etc median ${e_p50} ms, cubic ${c_p50} ms)" "$why"
 fi
 if [ "$(fge "$c_util" 90)" = 1 ]; then
-	tap_check "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s" \
-		"${e_util} % (cubic ${c_util} %)"
+	tap_check "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of 3)" \
+		"${e_util} %, each ${e_all} % (cubic ${c_util} %)"
 	tap_todo "$p95_ok" "etc RTT p95 <= 0.8 x cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms" \
 		"guest stalls reach the tail: 0.70-0.91 x in CI runs (Documentation/tcp_etc.rst)"
 else
 	why="emulated link too slow for the targets: cubic reached only ${c_util} % (90 % needed)"
-	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (measured ${e_util} %)" "$why"
+	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of 3: ${e_util} %)" "$why"
 	tap_skip "etc RTT p95 <= 0.8 x cubic's (etc ${e_p95} ms, cubic ${c_p95} ms)" "$why"
 fi
 tap_diag "etc RTT p95 - base: $above ms (benchmark target <= 10 ms)"
