@@ -249,9 +249,10 @@ release_cc_socket() {
 # TPACKET_V3 block would otherwise hold the last second of packets, lost
 # when tcpdump is stopped).  Returns once tcpdump is listening (up to
 # 30 s; a TCG guest starts it slowly) with its pid in CAPTURE_PID, or
-# fails.  capture_stop PID FILE stops it once FILE has stopped growing
-# and sets CAPTURE_DROPPED to the packets the kernel dropped from the
-# capture.  Call both directly, not in $(...): they keep state in globals.
+# fails.  capture_stop PID FILE stops it once FILE has not grown for 1 s
+# (up to 60 s: tcpdump on a starved guest lags, and on SIGINT it drops
+# what it has not read yet without counting it) and sets CAPTURE_DROPPED
+# to the packets the kernel dropped from the capture.  Call both directly, not in $(...): they keep state in globals.
 CAPTURE_PID='' CAPTURE_DROPPED=''
 capture_start() {
 	local ns=$1 file=$2 _
@@ -269,10 +270,16 @@ capture_start() {
 }
 
 capture_stop() {
-	local pid=$1 file=$2 size=-1 _
-	for _ in $(seq 20); do
-		[ "$(stat -c %s "$file" 2>/dev/null)" = "$size" ] && break
-		size=$(stat -c %s "$file" 2>/dev/null)
+	local pid=$1 file=$2 size=-1 same=0 now _
+	for _ in $(seq 120); do
+		now=$(stat -c %s "$file" 2>/dev/null)
+		if [ "$now" = "$size" ]; then
+			same=$((same + 1))
+			[ $same -ge 2 ] && break
+		else
+			same=0
+		fi
+		size=$now
 		sleep 0.5
 	done
 	kill -INT "$pid" 2>/dev/null
