@@ -28,26 +28,45 @@ def available_ccs():
         return set(f.read().split())
 
 
+# The arguments each module was loaded with by load_cca(); a module loaded
+# before the benchmark counts as loaded without any.
+LOADED_WITH = {}
+
+
+def unload(mod):
+    """rmmod, retried while the last run's sockets still hold the module."""
+    for _ in range(20):
+        if subprocess.run(["rmmod", mod], capture_output=True).returncode == 0:
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def load_cca(cca, kver):
-    """Load what a CCA needs; return None or the reason it is not available."""
+    """Load what a CCA needs, with its arguments: a module loaded with other
+    ones (two entries of one module with different parameters) is
+    reloaded.  Return None or the reason it is not available."""
     for step in cca.get("modules", []):
-        if "modprobe" in step:
-            mod = step["modprobe"]
-            if mod in loaded_modules():
+        mod = step.get("modprobe") or step["insmod"]
+        args = step.get("args", [])
+        if mod in loaded_modules():
+            if LOADED_WITH.get(mod, []) == args:
                 continue
-            p = subprocess.run(["modprobe", mod] + step.get("args", []),
+            if not unload(mod):
+                return f"{mod} is loaded with other arguments and cannot be unloaded"
+            log(f"{mod}: reloaded with {' '.join(args) or 'no arguments'}")
+        LOADED_WITH[mod] = args
+        if "modprobe" in step:
+            p = subprocess.run(["modprobe", mod] + args,
                                capture_output=True, text=True)
             if p.returncode != 0:
                 return f"modprobe {mod}: {p.stderr.strip() or 'failed'}"
         else:
-            mod = step["insmod"]
-            if mod in loaded_modules():
-                continue
             ko = os.path.join(TOP, "build", kver, mod, f"{mod}.ko")
             if os.path.isfile(ko):
-                argv = ["insmod", ko] + step.get("args", [])
+                argv = ["insmod", ko] + args
             else:   # installed with make install?
-                argv = ["modprobe", mod] + step.get("args", [])
+                argv = ["modprobe", mod] + args
             p = subprocess.run(argv, capture_output=True, text=True)
             if p.returncode != 0:
                 return f"{' '.join(argv[:2])}: {p.stderr.strip() or 'failed'}"
@@ -121,6 +140,12 @@ def cmd_guest(args):
                     log(f"{name}: not available in this {where} ({kver}), skipped: {unavailable[name]}")
                 for step in table[name].get("modules", []):
                     mods.add(step.get("insmod") or step.get("modprobe"))
+            elif not unavailable[name]:
+                # again for every run: another entry may have reloaded
+                # the module with its own arguments
+                unavailable[name] = load_cca(table[name], kver)
+                if unavailable[name]:
+                    log(f"{name}: could not be loaded again, skipped: {unavailable[name]}")
         why = next((f"{nm}: {unavailable[nm]}" for nm in run["needs"] if unavailable[nm]), None)
         elapsed = time.monotonic() - t0
         # Planned time left, scaled by the pace so far (a loaded host is slower).
