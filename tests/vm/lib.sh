@@ -252,7 +252,8 @@ release_cc_socket() {
 # fails.  capture_stop PID FILE stops it once FILE has not grown for 1 s
 # (up to 60 s: tcpdump on a starved guest lags, and on SIGINT it drops
 # what it has not read yet without counting it) and sets CAPTURE_DROPPED
-# to the packets the kernel dropped from the capture.  Call both directly, not in $(...): they keep state in globals.
+# to the packets the kernel dropped from the capture.  Call both
+# directly, not in $(...): they keep state in globals.
 CAPTURE_PID='' CAPTURE_DROPPED=''
 capture_start() {
 	local ns=$1 file=$2 _
