@@ -54,6 +54,15 @@ ecn6_table() {
 	done
 }
 
+# wait_empty N: until the router's root qdisc is empty, at most N x 0.2 s.
+wait_empty() {
+	local _
+	for _ in $(seq "$1"); do
+		[ "$(tc -n $nsr -s -j qdisc show dev $dev | jq ".[0].qlen")" = 0 ] && return
+		sleep 0.2
+	done
+}
+
 # ---- netlab's path in IPv6: sch_abc is the router's bottleneck queue, the
 # sender keeps TSO/GSO on, so the qdisc splits GSO skbs.
 topo=$("$TOP/scripts/netlab" setup --ipv6 --prefix $prefix --qdisc abc --rate 10mbit \
@@ -130,10 +139,7 @@ wait "${pids[@]:1}" 2>/dev/null
 # Not-ECT queue (~10000 packets, 24 s at 5 Mbit/s) drains at 100 Mbit/s,
 # then capture_stop waits for the file to settle.
 tc -n $nsr qdisc change dev $dev root abc bandwidth 100mbit
-for _ in $(seq 100); do
-	[ "$(tc -n $nsr -s -j qdisc show dev $dev | jq ".[0].qlen")" = 0 ] && break
-	sleep 0.2
-done
+wait_empty 100
 capture_stop "${pids[0]}" "$pcap6"
 drop6=${CAPTURE_DROPPED:-?}
 pids=()
@@ -253,10 +259,7 @@ ip netns exec $nsd iperf3 -s -D -1 -p 5203 >/dev/null 2>&1
 sleep 1
 ip netns exec $nss iperf3 -6 -c $dst -p 5203 -u -b 3M -t 4 --tos 1 >/dev/null 2>&1
 # Brakes are counted at dequeue: the queue drains before the capture ends.
-for _ in $(seq 50); do
-	[ "$(tc -n $nsr -s -j qdisc show dev $dev | jq ".[0].qlen")" = 0 ] && break
-	sleep 0.2
-done
+wait_empty 50
 capture_stop "${pids[0]}" "$pcap1"
 pids=()
 st=$(tc -n $nsr -s -j qdisc show dev $dev)
