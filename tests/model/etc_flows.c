@@ -22,7 +22,10 @@
  * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
  * floor in us (1000), ALPHA= and K= the module parameters (e, 1.5),
- * STAGGER=S to start flow f at f x S seconds (0),
+ * STAGGER=S to start flow f at f x S seconds (0), TRACE=file of
+ * Mbit/s per TSTEP seconds (5; netlab's --trace-format steps) for a
+ * capacity that changes, its last value held (utilisation is then over
+ * the trace's capacity, and MBIT only sizes the first token bucket),
  * V=F to trace ETC flow F's events, BINS=1 to print each flow's goodput
  * per 0.5 s.
  *
@@ -110,6 +113,8 @@ struct flow {
 struct model {
 	struct etc_params p;
 	double c, bucket, line, base, dur, warm, loss, jit;
+	double *trace_c, tstep, bucket_s;
+	int ntrace;
 	int buf, nf, defer, trace, hystart, ackn;
 	/* tbf */
 	double tok, tok_t, qlast, *qdep;
@@ -176,11 +181,56 @@ static struct ev pop(void)
 	return top;
 }
 
+/* The capacity at @t, bytes/s: netlab's trace steps, or fixed */
+static double link_c(double t)
+{
+	long i;
+
+	if (!m.ntrace)
+		return m.c;
+	i = t > 0 ? (long)(t / m.tstep) : 0;
+	return m.trace_c[i < m.ntrace ? i : m.ntrace - 1];
+}
+
+/* Bytes the link passes in [@a, @b] */
+static double link_bytes(double a, double b)
+{
+	double sum = 0, t = a;
+
+	if (!m.ntrace)
+		return m.c * (b - a);
+	while (t < b) {
+		double end = (floor(t / m.tstep) + 1) * m.tstep;
+
+		if (end > b)
+			end = b;
+		sum += link_c(t) * (end - t);
+		t = end;
+	}
+	return sum;
+}
+
+/*
+ * A step of the trace changes the rate of what is enqueued from then on
+ * (tc change of a tbf); the packets already queued keep their times.
+ */
+static void tbf_retune(double t)
+{
+	double c = link_c(t);
+
+	if (c == m.c)
+		return;
+	m.c = c;
+	if (m.bucket_s > 0)
+		m.bucket = c * m.bucket_s < WIRE ? WIRE : c * m.bucket_s;
+}
+
 /* The tbf: departure time of a packet reaching it at @ta, < 0: dropped */
 static double tbf_enqueue(double ta)
 {
 	double start, tok, dep;
 
+	tbf_retune(ta);
 	m.arrivals++;
 	if (m.loss > 0 && rnd() < m.loss)
 		return -1;
@@ -654,7 +704,7 @@ static double convergence(int f)
 {
 	const struct flow *x = &fl[f];
 	long b0, b, nb = (long)(m.dur / BIN), need = (long)(2.0 / BIN), run = 0;
-	double cap = m.c * PMSS / WIRE * 8 / 1e6;
+	double cap = link_c(m.warm) * PMSS / WIRE * 8 / 1e6;
 	int g;
 
 	if (x->first_byte < 0)
@@ -680,7 +730,8 @@ static double convergence(int f)
 
 static void report(void)
 {
-	double win = m.dur - m.warm, cap = m.c * PMSS / WIRE * win;
+	double win = m.dur - m.warm;
+	double cap = link_bytes(m.warm, m.dur) * PMSS / WIRE;
 	double etc = 0, cub = 0, qsum = 0, sq = 0;
 	long i, rtx = 0, rtos = 0;
 	int f;
@@ -755,6 +806,32 @@ static void flow_init(struct flow *x, int cubic, double start)
 			      (u32)(start * 1e6));
 }
 
+/* TRACE=file: one rate in Mbit/s per line, '#' lines skipped */
+static int trace_load(const char *path, double step)
+{
+	char line[128];
+	FILE *f;
+
+	if (!path)
+		return 0;
+	f = step > 0 ? fopen(path, "r") : NULL;
+	if (!f) {
+		fprintf(stderr, "cannot read trace %s\n", path);
+		return 1;
+	}
+	m.trace_c = zalloc(NBIN, sizeof(double));
+	while (m.ntrace < NBIN && fgets(line, sizeof(line), f))
+		if (line[0] != '#' && atof(line) > 0)
+			m.trace_c[m.ntrace++] = atof(line) * 1e6 / 8;
+	fclose(f);
+	m.tstep = step;
+	if (!m.ntrace) {
+		fprintf(stderr, "empty trace %s\n", path);
+		return 1;
+	}
+	return 0;
+}
+
 static int model_init(int argc, char **argv)
 {
 	double stagger;
@@ -783,7 +860,10 @@ static int model_init(int argc, char **argv)
 				   .k = (u32)(env_f("K", 1.5) * 65536), .grad = 6554,
 				   .grad_floor_us = (u32)env_f("GF", 1000),
 				   .burst = (u32)env_f("N", 8) };
+	m.bucket_s = getenv("BUCKET") ? 0 : 0.005;
 	m.bucket = env_f("BUCKET", m.c * 0.005);
+	if (trace_load(getenv("TRACE"), env_f("TSTEP", 5)))
+		return 2;
 	if (m.bucket < WIRE)
 		m.bucket = WIRE;
 	m.tok = m.bucket;
