@@ -588,15 +588,33 @@ static inline void etc_rtt_sample(struct etc_core *e, u32 rtt, u32 now)
 }
 
 /*
+ * Did the round show spare bandwidth in the stable stage?  There Rp, and
+ * so s, stays below k x r_max, and r, an average over 8 rounds, creeps
+ * up to it: with k at or below the 1.1 of a "significant" rise, r never
+ * passes the rise test, and a path whose capacity grew is left unused.
+ * A round that delivered more than halfway from r_max to the cap without
+ * a queue says the path took what the cap let through.
+ */
+static inline bool etc_round_rise(const struct etc_core *e,
+				  const struct etc_params *p, bool queue)
+{
+	if (e->stage != ETC_STABLE || queue || e->round_app_limited)
+		return false;
+	return fp_mul(e->rcv_max, (p->k >> 1) + BIT(15)) < e->rcv_now;
+}
+
+/*
  * r_max and the stage rules of sec. 3.2, once per round.  An app-limited
  * round only counts as a rise: its r says how much the application sent,
  * not that the path has less to give, nor that r has stopped rising
  * (tcp_bbr.c does not count such rounds towards its full bandwidth
  * either).
  */
-static inline void etc_update_stage(struct etc_core *e)
+static inline void etc_update_stage(struct etc_core *e,
+				    const struct etc_params *p, bool queue)
 {
-	if (!e->rcv_max || fp_mul(e->rcv_max, ETC_RISE_Q16) < e->rcv) {
+	if (!e->rcv_max || fp_mul(e->rcv_max, ETC_RISE_Q16) < e->rcv ||
+	    etc_round_rise(e, p, queue)) {
 		/* sharp rise: spare bandwidth, back to detection */
 		e->rcv_max = e->rcv;
 		e->stage = ETC_DETECT;
@@ -1091,7 +1109,7 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 			e->rcv += (rr - e->rcv) >> ETC_RCV_EWMA_SHIFT;
 		else if (!app)
 			e->rcv -= (e->rcv - rr) >> ETC_RCV_EWMA_SHIFT;
-		etc_update_stage(e);
+		etc_update_stage(e, p, etc_queue_seen(e, p));
 	}
 	etc_update_rp(e, p, a->mss, pkts);
 	heavy = !etc_update_burst(e, p, pkts) &&

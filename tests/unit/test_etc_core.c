@@ -429,14 +429,14 @@ static void test_stages(void)
 
 	etc_core_init(&e, MSS, 40000, 0);
 	e.rcv = 1000000;
-	etc_update_stage(&e);			/* first sample sets r_max */
+	etc_update_stage(&e, &p, false);	/* first sample sets r_max */
 	ok &= e.rcv_max == 1000000 && e.stage == ETC_DETECT;
 	for (i = 0; i < ETC_STABLE_ROUNDS - 1; i++) {
 		e.rcv = 1050000;		/* < 1.1 x r_max: no rise */
-		etc_update_stage(&e);
+		etc_update_stage(&e, &p, false);
 	}
 	ok &= e.stage == ETC_DETECT;
-	etc_update_stage(&e);
+	etc_update_stage(&e, &p, false);
 	ok &= e.stage == ETC_STABLE && e.rcv_max == 1000000;
 	tap(ok, "stages: detection -> stable after 8 RTTs without a 1.1x rise of r", NULL);
 
@@ -490,14 +490,40 @@ static void test_stages(void)
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	e.rcv = 1150000;			/* > 1.1 x r_max: spare bandwidth */
-	etc_update_stage(&e);
+	etc_update_stage(&e, &p, false);
 	ok = e.stage == ETC_DETECT && e.rcv_max == 1150000;
 	e.stage = ETC_STABLE;
 	e.rcv = 500000;				/* far below r_max: new competitor */
-	etc_update_stage(&e);
+	etc_update_stage(&e, &p, false);
 	ok &= e.rcv_max == 500000;
 	tap(ok, "stages: a 1.1x rise returns to detection; r << r_max re-samples r_max",
 	    NULL);
+
+	/*
+	 * k = 1.1: r, an average, cannot pass 1.1 x r_max while Rp stays
+	 * below k x r_max.  A round past halfway to the cap (1.05 x r_max)
+	 * without a queue is the rise; with a queue, app-limited, or short
+	 * of halfway it is not.
+	 */
+	p.k = 72090;
+	e.stage = ETC_STABLE;
+	e.rcv_max = 1000000;
+	e.rcv = 1040000;
+	e.rcv_now = 1060000;
+	e.round_app_limited = 1;
+	etc_update_stage(&e, &p, false);
+	ok = e.stage == ETC_STABLE;
+	e.round_app_limited = 0;
+	etc_update_stage(&e, &p, true);
+	ok &= e.stage == ETC_STABLE;
+	e.rcv_now = 1045000;
+	etc_update_stage(&e, &p, false);
+	ok &= e.stage == ETC_STABLE && e.rcv_max == 1000000;
+	e.rcv_now = 1060000;
+	etc_update_stage(&e, &p, false);
+	ok &= e.stage == ETC_DETECT && e.rcv_max == 1040000;
+	tap(ok, "stages: with k <= 1.1 a quiet round past halfway to k x r_max is the rise",
+	    "stage %d r_max %llu", e.stage, (unsigned long long)e.rcv_max);
 }
 
 /*
