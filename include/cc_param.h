@@ -35,7 +35,7 @@
 #define CC_Q16(i, f_1e4)	((u32)(((u64)(i) << FP_SHIFT) + \
 				       (((u64)(f_1e4) << FP_SHIFT) + 5000) / 10000))
 
-/* Q16 of e, the default log base of ETC and the one named value accepted. */
+/* Q16 of e, the one named value accepted (ETC's alpha takes "e"). */
 #define CC_Q16_E		178145
 
 struct cc_q16_param {

@@ -106,6 +106,8 @@
 #define ETC_DRAIN_MAX_RTTS	4
 /* min RTT expires after 10 s, so a standing queue of others is learnt. */
 #define ETC_MIN_RTT_WIN_US	(10 * USEC_PER_SEC)
+/* e in Q16: the most Eq. 1's base is while detecting (sec. 3.2, A.5). */
+#define ETC_ALPHA_DETECT	178145U
 /* 1.1 in Q16: "significant increase" of the receiving rate (sec. 3.2). */
 #define ETC_RISE_Q16		72090U
 /* r below 3/4 of r_max is "far from r_max": sample r_max again. */
@@ -926,11 +928,18 @@ static inline void etc_count_idle(struct etc_core *e)
 		e->idle_rounds++;
 }
 
-/* Eq. 1, at most ETC_MAX_STEP times s. */
+/*
+ * Eq. 1, at most ETC_MAX_STEP times s.  Detection climbs to a measured
+ * pulling rate with a base of at most e, the paper's, so a start-up is
+ * as fast whatever alpha; alpha applies in the stable stage, where Rp is
+ * k x r_max near the link and a larger one steps less into the queue.
+ */
 static inline enum etc_event etc_rate_increase(struct etc_core *e,
 					       const struct etc_params *p)
 {
-	u64 n = etc_increase(e->rate, e->rp, p->alpha);
+	u32 alpha = e->stage == ETC_STABLE ? p->alpha :
+		    min_t(u32, p->alpha, ETC_ALPHA_DETECT);
+	u64 n = etc_increase(e->rate, e->rp, alpha);
 
 	if (n > e->rate * ETC_MAX_STEP)
 		n = e->rate * ETC_MAX_STEP;

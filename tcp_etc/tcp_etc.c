@@ -39,14 +39,10 @@
 #define CREATE_TRACE_POINTS
 #include "etc_trace.h"
 
-static struct cc_q16_param etc_alpha = {
-	.val = CC_Q16_E,
-	.min = CC_Q16(1, 5000),
-	.max = CC_Q16(16, 0),
-};
+static struct cc_q16_param etc_alpha = CC_Q16_PARAM(4, 0, 1, 5000, 16, 0);
 
 static struct cc_q16_param etc_eta = CC_Q16_PARAM(0, 3000, 0, 500, 0, 9500);
-static struct cc_q16_param etc_k = CC_Q16_PARAM(1, 5000, 1, 0, 4, 0);
+static struct cc_q16_param etc_k = CC_Q16_PARAM(1, 1000, 1, 0, 4, 0);
 static struct cc_q16_param etc_grad = CC_Q16_PARAM(0, 1000, 0, 100, 10, 0);
 
 static unsigned int etc_burst = 8;
@@ -86,11 +82,11 @@ static const struct kernel_param_ops etc_grad_floor_ops = {
 };
 
 module_param_cb(alpha, &cc_q16_param_ops, &etc_alpha, 0644);
-MODULE_PARM_DESC(alpha, "log base of the rate increase, Eq. 1 (1.5 .. 16, or \"e\"; default e)");
+MODULE_PARM_DESC(alpha, "log base of the stable stage's rate increase, Eq. 1 (1.5 .. 16, or \"e\"; default 4; detection uses at most e)");
 module_param_cb(eta, &cc_q16_param_ops, &etc_eta, 0644);
 MODULE_PARM_DESC(eta, "queue drain rate as a fraction of the rate (0.05 .. 0.95; default 0.3)");
 module_param_cb(k, &cc_q16_param_ops, &etc_k, 0644);
-MODULE_PARM_DESC(k, "stable stage cap of the pulling rate in rounds without a queue, k x r_max (1 .. 4; default 1.5)");
+MODULE_PARM_DESC(k, "stable stage cap of the pulling rate in rounds without a queue, k x r_max (1 .. 4; default 1.1)");
 module_param_cb(grad_thresh, &cc_q16_param_ops, &etc_grad, 0644);
 MODULE_PARM_DESC(grad_thresh, "RTT gradient that triggers a decrease, as a fraction of the min RTT (0.01 .. 10; default 0.1)");
 module_param_cb(grad_floor_us, &etc_grad_floor_ops, &etc_grad_floor_us, 0644);

@@ -119,8 +119,8 @@ static __cost void cost_etc(struct etc_core *e, const struct etc_params *p,
 static size_t run_etc(void)
 {
 	/* the module's defaults */
-	struct etc_params p = { .alpha = CC_Q16_E, .eta = CC_Q16(0, 3000),
-				.k = CC_Q16(1, 5000), .grad = CC_Q16(0, 1000),
+	struct etc_params p = { .alpha = CC_Q16(4, 0), .eta = CC_Q16(0, 3000),
+				.k = CC_Q16(1, 1000), .grad = CC_Q16(0, 1000),
 				.burst = 8 };
 	struct etc_core e;
 	size_t i, n = 0;

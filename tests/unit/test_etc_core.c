@@ -53,9 +53,9 @@ static double mbit(u64 bytes_per_s)
 static struct etc_params defaults(void)
 {
 	struct etc_params p = {
-		.alpha = E_Q16,
+		.alpha = 4 * Q,
 		.eta = (u32)(0.3 * Q + 0.5),
-		.k = (u32)(1.5 * Q + 0.5),
+		.k = (u32)(1.1 * Q + 0.5),
 		.grad = (u32)(0.1 * Q + 0.5),
 		.grad_floor_us = 1000,
 		.burst = 8,
@@ -453,8 +453,8 @@ static void test_stages(void)
 	e.rp_us = 0;
 	e.single_bursts = 3;			/* one ACK per burst */
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == 1250000;
-	tap(ok, "stages: stable Rp = min(k x r_max, Rp) >= r_max; 1.25 x r_max on single ACKs",
+	ok &= e.rp == min(1250000ULL, fp_mul(1000000, p.k));
+	tap(ok, "stages: stable Rp = min(k x r_max, Rp) >= r_max; 1.25 x r_max on single ACKs, capped",
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	/*
@@ -524,6 +524,27 @@ static void test_stages(void)
 	ok &= e.stage == ETC_DETECT && e.rcv_max == 1040000;
 	tap(ok, "stages: with k <= 1.1 a quiet round past halfway to k x r_max is the rise",
 	    "stage %d r_max %llu", e.stage, (unsigned long long)e.rcv_max);
+
+	/* Eq. 1's base: at most e while detecting, alpha once stable */
+	p = defaults();
+	e.rate = 1000000;
+	e.rp = 1100000;
+	e.stage = ETC_DETECT;
+	etc_rate_increase(&e, &p);
+	ok = e.rate == etc_increase(1000000, 1100000, E_Q16);
+	e.rate = 1000000;
+	e.stage = ETC_STABLE;
+	etc_rate_increase(&e, &p);
+	ok &= p.alpha > E_Q16 &&
+	      e.rate == etc_increase(1000000, 1100000, p.alpha) &&
+	      e.rate < etc_increase(1000000, 1100000, E_Q16);
+	p.alpha = 2 * FP_ONE;
+	e.rate = 1000000;
+	e.stage = ETC_DETECT;
+	etc_rate_increase(&e, &p);
+	ok &= e.rate == etc_increase(1000000, 1100000, 2 * FP_ONE);
+	tap(ok, "stages: Eq. 1 with base min(alpha, e) while detecting, alpha when stable",
+	    "rate %llu", (unsigned long long)e.rate);
 }
 
 /*

@@ -27,7 +27,7 @@ NS_S=etc-snd NS_R=etc-rtr NS_C=etc-rcv
 PY=/usr/bin/python3
 NETLAB=$TOP/scripts/netlab
 
-tap_plan 17
+tap_plan 18
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_etc built for $KVER" "no $ko (make modules-all)"
@@ -49,6 +49,7 @@ if ! err=$(insmod "$ko" 2>&1); then
 fi
 P=/sys/module/tcp_etc/parameters
 before=$(cat $P/alpha)
+k0=$(cat $P/k)
 bad=0
 for v in 0.5 1.0 abc 17 "" ; do
 	echo "$v" >$P/alpha 2>/dev/null && bad=1
@@ -64,9 +65,11 @@ done
 floor1=$(cat $P/grad_floor_us)
 after=$(cat $P/alpha)
 echo 3.5 >$P/alpha && good=$(cat $P/alpha)
-echo e >$P/alpha
+echo "$before" >$P/alpha
 echo 0 >$P/grad_floor_us && gf=$(cat $P/grad_floor_us)
 echo "$floor0" >$P/grad_floor_us
+tap_check "$([ "$before" = 4.0000 ] && [ "$k0" = 1.1000 ] && echo 1)" \
+	"defaults as documented: alpha 4, k 1.1" "alpha $before, k $k0"
 tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = 3.5000 ] &&
 	[ "$floor0" = 1000 ] && [ "$floor1" = 1000 ] && [ "$gf" = 0 ] && echo 1)" \
 	"bad parameter writes refused, state unchanged" \
