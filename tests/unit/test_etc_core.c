@@ -454,7 +454,8 @@ static void test_stages(void)
 	e.single_bursts = 3;			/* one ACK per burst */
 	etc_update_rp(&e, &p, MSS, 24);
 	ok &= e.rp == min(1250000ULL, fp_mul(1000000, p.k));
-	tap(ok, "stages: stable Rp = min(k x r_max, Rp) >= r_max; 1.25 x r_max on single ACKs, capped",
+	tap(ok,
+	    "stages: stable Rp = min(k x r_max, Rp) >= r_max; min(1.25, k) x r_max on single ACKs",
 	    "Rp %llu", (unsigned long long)e.rp);
 
 	/*
