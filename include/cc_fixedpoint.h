@@ -68,6 +68,8 @@
 
 #define FP_SHIFT	16
 #define FP_ONE		BIT_ULL(FP_SHIFT)
+/* e, rounded to Q16 */
+#define FP_E		178145U
 
 #define FP_DIV_SAT	U64_MAX
 #define FP_MUL_SAT	U64_MAX

@@ -36,7 +36,7 @@
 				       (((u64)(f_1e4) << FP_SHIFT) + 5000) / 10000))
 
 /* Q16 of e, the one named value accepted (ETC's alpha takes "e"). */
-#define CC_Q16_E		178145
+#define CC_Q16_E		FP_E
 
 struct cc_q16_param {
 	u32 val;

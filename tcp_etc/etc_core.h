@@ -106,8 +106,8 @@
 #define ETC_DRAIN_MAX_RTTS	4
 /* min RTT expires after 10 s, so a standing queue of others is learnt. */
 #define ETC_MIN_RTT_WIN_US	(10 * USEC_PER_SEC)
-/* e in Q16: the most Eq. 1's base is while detecting (sec. 3.2, A.5). */
-#define ETC_ALPHA_DETECT	178145U
+/* The most Eq. 1's base is while detecting: e (sec. 3.2, A.5). */
+#define ETC_ALPHA_DETECT	FP_E
 /* 1.1 in Q16: "significant increase" of the receiving rate (sec. 3.2). */
 #define ETC_RISE_Q16		72090U
 /* r below 3/4 of r_max is "far from r_max": sample r_max again. */
