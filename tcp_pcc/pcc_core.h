@@ -88,14 +88,6 @@ enum pcc_utility_kind {
  */
 #define PCC_VIV_NOISE_K		3
 #define PCC_VIV_NOISE_MAX	1966
-/*
- * A round met a queue only when a trial's |dRTT/dT| reached this (Q16,
- * 0.05: a trial eps_max above capacity grows the queue that fast).  A
- * busy host's RTT noise alone gives MIs +-0.03-0.04 (p10, p90;
- * tcp_pcc.rst), which would deny most rounds the additive floor, so
- * that flows kept their ratio instead of converging.
- */
-#define PCC_VIV_MET_GRAD	3277
 /* theta: bytes/s of rate change per unit of gradient (1 Mbit/s) */
 #define PCC_VIV_THETA		125000
 #define PCC_VIV_AMP_MAX		16
@@ -108,9 +100,11 @@ enum pcc_utility_kind {
  * - up to PCC_VIV_LOSS_SD sqrt(lost) of an MI's losses are chance, not
  *   a property of its rate (a 1 % random loss is a Poisson count of 1-2
  *   packets per MI at 20 Mbit/s);
- * - a round whose trials met no queue and no loss beyond chance may
- *   raise the rate by PCC_VIV_ADD x min(m, PCC_VIV_ADD_AMP) whatever
- *   omega r allows: an additive increase, which makes flows converge;
+ * - a round whose gradient points up may raise the rate by PCC_VIV_ADD
+ *   x min(m, PCC_VIV_ADD_AMP) whatever omega r allows: an additive
+ *   increase, which makes flows converge.  A queue or losses short of
+ *   heavy do not deny it: behind a full buffer they are the other
+ *   flows' as much as this one's;
  * - a trial that lost more than 1/PCC_VIV_HEAVY_LOSS of its packets
  *   beyond chance turns the step downwards: a full drop-tail queue shows
  *   no RTT gradient, and loss counts alone are too noisy to steer by;
@@ -575,8 +569,7 @@ struct pcc_ctl {
 };
 
 /* What a round of Vivace's trials met */
-#define PCC_VIV_MET_QUEUE	1	/* an RTT gradient or loss */
-#define PCC_VIV_MET_HEAVY	2	/* loss past 1/PCC_VIV_HEAVY_LOSS */
+#define PCC_VIV_MET_HEAVY	1	/* loss past 1/PCC_VIV_HEAVY_LOSS */
 
 /*
  * Starting: a fall in utility is only believed when an MI at the same rate
@@ -862,7 +855,7 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
 	dx = __fp_round_shr(grad * c->step * PCC_VIV_THETA, FP_SHIFT);
 	lim = ((u64)c->base * (PCC_VIV_OMEGA0 + (u32)c->bound * PCC_VIV_DELTA))
 	      >> FP_SHIFT;
-	if (dx > 0 && !c->votes)
+	if (dx > 0)
 		lim = max_t(u64, lim, (u64)PCC_VIV_ADD *
 			    min_t(u32, c->step, PCC_VIV_ADD_AMP));
 	if ((u64)(dx < 0 ? -dx : dx) > lim) {
@@ -910,11 +903,6 @@ static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
 			return false;
 		if (p->utility == PCC_UTIL_VIVACE) {
-			s32 g = r->rtt_grad;
-
-			if (g <= -PCC_VIV_MET_GRAD || g >= PCC_VIV_MET_GRAD ||
-			    r->lost > PCC_VIV_LOSS_SD * int_sqrt64(r->lost))
-				c->votes |= PCC_VIV_MET_QUEUE;
 			if (pcc_mi_loss_past(r, PCC_VIV_HEAVY_LOSS))
 				c->votes |= PCC_VIV_MET_HEAVY;
 			return pcc_ctl_vivace_result(c, p, tag - PCC_TAG_TRIAL0,
