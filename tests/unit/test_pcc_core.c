@@ -979,7 +979,7 @@ static void test_vivace_control(void)
 	viv_round(&c, &p, 125000, rate, tag);
 	viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
 	ok &= c.base == 125000 + 125000;
-	/* a queue in a trial (omega r would be 15625 here) does not deny it */
+	/* a queue in a trial (omega r would be 12500 here) does not deny it */
 	viv_round(&c, &p, 125000, rate, tag);
 	viv_feed(&c, &p, rate, tag, 0.005, 0.06, 0, 0);
 	tap(ok && c.base == 125000 + 125000 && c.dir == 1,
