@@ -566,6 +566,8 @@ struct pcc_ctl {
 	s8 dir;			/* adjusting: +1 or -1 */
 	u8 retry;		/* starting: enum pcc_retry */
 	u8 bound;		/* Vivace: k of the change bound omega */
+	u32 dlv_rate : 31;	/* cap: best delivery rate in this MI, 2 B/s */
+	u32 dlv_fresh : 1;	/* cap: the next rate sample starts it over */
 };
 
 /* What a round of Vivace's trials met */
@@ -695,6 +697,7 @@ static inline u32 pcc_ctl_next(struct pcc_ctl *c, const struct pcc_params *p,
 	if (c->launched < U8_MAX)
 		c->launched++;
 	c->rate = pcc_clamp_rate(r, lo, hi);
+	c->dlv_fresh = 1;
 	return c->rate;
 }
 
@@ -948,6 +951,7 @@ static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
 				u32 rnd)
 {
 	c->have_prev = 0;
+	c->dlv_rate = 0;
 	c->retry = PCC_RETRY_NONE;
 	c->rate = c->base;
 	switch (c->state) {
@@ -963,6 +967,104 @@ static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
 		pcc_ctl_decide_again(c, rnd);
 		break;
 	}
+}
+
+/*
+ * In-flight cap (ours; issue 28's changing link).  A capacity that falls
+ * tenfold fills a 1-BDP buffer within tens of ms, while an MI lasts
+ * 1.7-2.2 RTTs and its ACKs take one more: the rate comes down seconds
+ * late (the RTT stretches the MIs) and the buffer stays full meanwhile.
+ * So while the path delivers less than the MI's rate / 2.5 (the best
+ * rate sample since the MI began), in flight is held to 1.25 x that
+ * delivery rate x the min RTT.  The queue drains within an RTT or two;
+ * as the capacity comes back the delivery rate, and with it the cap,
+ * grows by 1.25 per RTT, and the rate PCC learned holds when the cap
+ * lets go.  Not while starting: a flow doubling its rate beside others
+ * meets that ratio as it joins.  On a FIFO shared with other flows a
+ * flow's delivery rate is its sending rate x the capacity over all
+ * arrivals, below 1 / 2.5 of it only while arrivals exceed 2.5 x the
+ * capacity.  But a queue that is not ours does not drain under the cap:
+ * at an RTT above 1.25 x the min RTT the capped flow delivers less than
+ * the estimate, which then shrinks MI by MI.  A cap that comes down to
+ * the minimum cwnd is therefore dropped, and the flow sends at its rate
+ * again.  A sample is what was delivered since the newest packet acked
+ * was sent, over that packet's RTT; an app-limited one neither lowers
+ * the estimate nor starts one.
+ */
+#define PCC_CAP_RATIO_NUM	5	/* 2.5 */
+#define PCC_CAP_RATIO_DEN	2
+#define PCC_CAP_GAIN_NUM	5
+#define PCC_CAP_GAIN_DEN	4
+
+/* Is the delivery-rate estimate at the MI's rate / 2.5 or above? */
+static inline bool pcc_dlv_clear(const struct pcc_ctl *c)
+{
+	return (u64)c->dlv_rate * 2 * PCC_CAP_RATIO_NUM >=
+	       (u64)c->rate * PCC_CAP_RATIO_DEN;
+}
+
+/* Does the in-flight cap hold? */
+static inline bool pcc_ctl_capping(const struct pcc_ctl *c)
+{
+	return c->dlv_rate && c->state != PCC_STARTING && !pcc_dlv_clear(c);
+}
+
+/**
+ * pcc_ctl_on_delivery() - A rate sample for the in-flight cap.
+ * @c: controller
+ * @bytes: bytes delivered over the sample (tcp_rate.c's)
+ * @interval_us: its interval
+ * @app_limited: the sender had less to send than it was allowed
+ *
+ * Return: true when pcc_cap_cwnd() may have changed.
+ */
+static inline bool pcc_ctl_on_delivery(struct pcc_ctl *c, u64 bytes,
+				       u32 interval_us, bool app_limited)
+{
+	bool was = pcc_ctl_capping(c);
+	u64 r;
+
+	if (c->state == PCC_STARTING || !bytes || !interval_us ||
+	    bytes > U64_MAX / USEC_PER_SEC)
+		return false;
+	if (app_limited && (c->dlv_fresh || !c->dlv_rate))
+		return false;
+	/*
+	 * Within an MI the estimate matters only while it is below the
+	 * rate / 2.5: past that, a better sample changes nothing, and is
+	 * not divided.
+	 */
+	if (!c->dlv_fresh && (pcc_dlv_clear(c) ||
+			      bytes * USEC_PER_SEC <=
+			      (u64)c->dlv_rate * 2 * interval_us))
+		return false;
+	r = bytes * USEC_PER_SEC;
+	r = div_u64(r, interval_us) >> 1;
+	c->dlv_rate = r < (1U << 31) ? (u32)r : (1U << 31) - 1;
+	c->dlv_fresh = 0;
+	return was || pcc_ctl_capping(c);
+}
+
+/**
+ * pcc_cap_cwnd() - The in-flight cap, when it holds.
+ * @c: controller
+ * @min_rtt_us: the path's min RTT
+ * @mss: bytes per packet
+ * @min_cwnd: the sender's minimum cwnd, packets
+ *
+ * Return: packets, or 0 when there is no cap, or when the cap has come
+ * down to @min_cwnd.
+ */
+static inline u32 pcc_cap_cwnd(const struct pcc_ctl *c, u32 min_rtt_us,
+			       u32 mss, u32 min_cwnd)
+{
+	u64 bdp;
+
+	if (!pcc_ctl_capping(c) || !min_rtt_us || !mss)
+		return 0;
+	bdp = div_u64((u64)c->dlv_rate * 2 * min_rtt_us, USEC_PER_SEC);
+	bdp = div_u64(bdp * PCC_CAP_GAIN_NUM, PCC_CAP_GAIN_DEN * mss);
+	return bdp > min_cwnd ? (u32)min_t(u64, bdp, U32_MAX) : 0;
 }
 
 /**

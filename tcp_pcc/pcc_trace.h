@@ -34,7 +34,9 @@ TRACE_EVENT(pcc_mi,
 			     __field(u32, dur)
 			     __field(u32, rtt)
 			     __field(s32, grad)
-			     __field(u32, rtt_dev)),
+			     __field(u32, rtt_dev)
+			     __field(u32, dlv)
+			     __field(u8, capping)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->tag = r->tag;
@@ -50,8 +52,10 @@ TRACE_EVENT(pcc_mi,
 			   __entry->dur = r->dur_us;
 			   __entry->rtt = r->rtt_us;
 			   __entry->grad = r->rtt_grad;
-			   __entry->rtt_dev = r->rtt_dev_us;),
-	    TP_printk("sport=%u dport=%u mi=%s mi_rate=%u utility=%lld delivered=%llu lost=%llu dur=%u rtt=%u grad=%d rtt_dev=%u -> state=%s%s rate=%u base=%u eps=%u",
+			   __entry->rtt_dev = r->rtt_dev_us;
+			   __entry->dlv = c->dlv_rate * 2;
+			   __entry->capping = pcc_ctl_capping(c);),
+	    TP_printk("sport=%u dport=%u mi=%s mi_rate=%u utility=%lld delivered=%llu lost=%llu dur=%u rtt=%u grad=%d rtt_dev=%u -> state=%s%s rate=%u base=%u eps=%u dlv=%u capping=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->tag,
 				       { PCC_TAG_NONE, "hold" },
@@ -69,7 +73,8 @@ TRACE_EVENT(pcc_mi,
 				       { PCC_DECISION, "decision" },
 				       { PCC_ADJUSTING, "adjusting" }),
 		      __entry->moved ? " (moved)" : "",
-		      __entry->rate, __entry->base, __entry->eps)
+		      __entry->rate, __entry->base, __entry->eps,
+		      __entry->dlv, __entry->capping)
 );
 
 #endif /* _PCC_TRACE_H */

@@ -171,13 +171,19 @@ static void pcc_bounds(const struct sock *sk, u32 *lo, u32 *hi)
 	*lo = min(pcc_pkts_per_rtt(tcp_sk(sk), 2), *hi);
 }
 
+/* Pacing at @rate, cwnd at 2 x @rate x srtt or the in-flight cap below it */
 static void pcc_apply_rate(struct sock *sk, u32 rate)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
+	const struct pcc *pc = inet_csk_ca(sk);
 	u64 cwnd = div_u64((u64)rate * pcc_srtt_us(tp) * PCC_CWND_GAIN,
 			   USEC_PER_SEC);
+	u32 cap = pcc_cap_cwnd(&pc->ctl, tcp_min_rtt(tp), tp->mss_cache,
+			       PCC_MIN_CWND);
 
 	cwnd = div_u64(cwnd, tp->mss_cache);
+	if (cap)
+		cwnd = min_t(u64, cwnd, cap);
 	cwnd = clamp_t(u64, cwnd, PCC_MIN_CWND, tp->snd_cwnd_clamp);
 	tcp_snd_cwnd_set(tp, (u32)cwnd);
 	cc_set_pacing_rate(sk, rate);
@@ -240,11 +246,18 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 	u32 now = (u32)tp->tcp_mstamp;
 	struct pcc_params p;
 	struct pcc_result r;
+	bool cap_moved = false, started = false;
 
 	/* A passive open acks its SYN-ACK before .init has run. */
 	if (cc_ca_uninitialised(sk))
 		pcc_init(sk);
 	pcc_read_params(&p);
+	/* delivered since the newest packet acked was sent, over its RTT */
+	if (rs->delivered > 0 && rs->rtt_us > 0)
+		cap_moved = pcc_ctl_on_delivery(&pc->ctl,
+						(u64)rs->delivered * tp->mss_cache,
+						(u32)rs->rtt_us,
+						rs->is_app_limited);
 	/* No ACK for a long time, and no TX_START: never wait for a wrap. */
 	if (unlikely(pcc_mon_stale(&pc->mon, now)))
 		pcc_on_idle_restart(&pc->ctl, &pc->mon, &p, get_random_u32());
@@ -258,11 +271,17 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 					       get_random_u32());
 
 		trace_pcc_mi(sk, &pc->ctl, &r, u, moved);
-		if (moved)
+		if (moved) {
 			pcc_start_mi(sk, pc, &p, now, true);
+			started = true;
+		}
 	}
-	if (pcc_mon_due(&pc->mon, now))
+	if (pcc_mon_due(&pc->mon, now)) {
 		pcc_start_mi(sk, pc, &p, now, false);
+		started = true;
+	}
+	if (cap_moved && !started)
+		pcc_apply_rate(sk, pc->ctl.rate);
 }
 
 CC_DEFINE_CONG_CONTROL(pcc_cong_control, pcc_main);

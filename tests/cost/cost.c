@@ -167,14 +167,20 @@ struct pcc {
 	struct pcc_mon mon;
 };
 
-/* pcc_main() up to the start of an MI: true if one is to start (*realign). */
+/*
+ * pcc_main() up to the start of an MI: true if one is to start (*realign).
+ * A rate sample that moves the in-flight cap costs the glue the cap
+ * (pcc_apply_rate()).
+ */
 static __cost bool cost_pcc_ack(struct pcc *pc, const struct pcc_params *p,
 				u32 now, u32 sent, u32 acked, u32 lost, u32 rtt,
-				u32 r1, u32 r2, bool *realign)
+				u32 dlv, bool app, u32 r1, u32 r2, bool *realign)
 {
 	struct pcc_result r;
 
 	*realign = false;
+	if (dlv && rtt && pcc_ctl_on_delivery(&pc->ctl, (u64)dlv * MSS, rtt, app))
+		sink += pcc_cap_cwnd(&pc->ctl, rtt, MSS, 4);
 	if (unlikely(pcc_mon_stale(&pc->mon, now)))
 		pcc_on_idle_restart(&pc->ctl, &pc->mon, p, r1);
 	if (pcc_mon_on_ack(&pc->mon, sent, acked, lost, rtt, rtt >> 5, &r)) {
@@ -260,8 +266,10 @@ static size_t run_pcc(void)
 		state = (int)v[A_STATE];
 		if (cost_pcc_ack(&pc, &p, now, (u32)v[A_FIRST_TX],
 				 (u32)v[A_ACKED], (u32)v[A_LOSSES],
-				 v[A_RTT] > 0 ? (u32)v[A_RTT] : 0, rnd(), rnd(),
-				 &realign))
+				 v[A_RTT] > 0 ? (u32)v[A_RTT] : 0,
+				 v[A_PRIOR_DLV] >= 0 ?
+				 (u32)(v[A_DELIVERED] - v[A_PRIOR_DLV]) : 0,
+				 v[A_APP], rnd(), rnd(), &realign))
 			cost_pcc_start_mi(&pc, &p, now, realign, lo,
 					  PCC_RATE_MAX, srtt, rnd());
 		n++;

@@ -36,14 +36,17 @@
  * module.  No delayed ACKs, no TSO, no retransmissions.
  *
  * Summary: "sum jain J conv T0 T1 .. lost P% drops P% q95 MS util U%
- * lostW P%": Jain's index over the all-active time (after W); for each
+ * lostW P% sr95 MS": Jain's index over the all-active time (after W); for each
  * flow the seconds from its start to the first 0.5 s bin from which it
  * stays within 25 % of its fair share for 2 s (-1: never; netlab's
  * convergence_s with --conv-hold 2); the packets lost (tail drops
  * and random loss) and dropped at the tail, as % of those sent; the 95th
  * percentile of the queueing delay of the packets acked after W, in ms;
  * the goodput of all flows over the link's (x 1448/1514 x (1 - P)) after
- * W; the packets lost after W as % of those sent after W.
+ * W; the packets lost after W as % of those sent after W; the 95th
+ * percentile of flow 0's srtt above the base RTT, sampled every 0.1 s
+ * after W as netlab samples tcp_info (the guest's RTT p95 is the base
+ * plus this), in ms.
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +66,7 @@
 
 struct pkt {
 	double sendt, ackt;
+	double dlv_s;		/* bytes the flow had delivered at send */
 	char dropped;
 };
 
@@ -71,9 +75,10 @@ struct flow {
 	struct pcc_mon m;
 	struct pcc_result r;
 	double start, nextsend, rate, acc, active_bytes, lastack;
+	double dlv;		/* bytes delivered */
 	double bin[MAXS];	/* bytes acked in each BIN */
 	long *idx, n, nack, lostscan, inflight;
-	u32 srtt, cwnd;
+	u32 srtt, cwnd, cap, minrtt;
 	u32 mdev4;		/* tcp_sock's mdev_us: 4 x the mean deviation */
 	u8 tag;
 	int on, blocked;
@@ -86,7 +91,7 @@ struct model {
 	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step;
 	int ntr;
 	long qh, qt, np, drops, lost, nq, npw, lostw, lost_tick;
-	int nf, buf, trace, quiet, dupthresh;
+	int nf, buf, trace, quiet, dupthresh, nocap;
 	u32 lo;
 };
 
@@ -94,6 +99,8 @@ static struct pkt pk[MAXP];
 static struct flow fl[NF];
 static double dep[QMAX];
 static float qd[MAXP];
+static float sq[MAXS * 10];	/* flow 0's srtt above the base, every 0.1 s */
+static long nsq;
 
 static double env_f(const char *name, double dflt)
 {
@@ -186,6 +193,7 @@ static int model_init(struct model *s, int argc, char **argv)
 	s->trace = (int)env_f("V", -1);
 	s->quiet = (int)env_f("Q", 0);
 	s->dupthresh = (int)env_f("DT", 3);
+	s->nocap = (int)env_f("NOCAP", 0);
 	s->mss = 1448;
 	s->reo = s->base / 4;
 	s->lo = (u32)(2 * s->mss / s->base);
@@ -260,8 +268,9 @@ static double gauss(void)
 	return sqrt(-2 * log(1 - uniform())) * cos(2 * M_PI * uniform());
 }
 
-/* cwnd of tcp_pcc.c's pcc_apply_rate(); the rate as sent (SN=, SG=) */
-static void flow_set_rate(const struct model *s, struct flow *x, u32 rate)
+/* cwnd and cap of tcp_pcc.c's pcc_apply_rate(); the rate as sent (SN=, SG=) */
+static void flow_set_rate(const struct model *s, struct flow *x, u32 rate,
+			  u32 cap)
 {
 	double w = 2.0 * rate * (x->srtt / 1e6) / 1448, f = 1;
 
@@ -271,6 +280,13 @@ static void flow_set_rate(const struct model *s, struct flow *x, u32 rate)
 		f = fmin(fmax(1 + s->sgauss * gauss(), 0.1), 1);
 	x->rate = rate * f;
 	x->cwnd = w < 4 ? 4 : (u32)w;
+	x->cap = cap;
+}
+
+/* The in-flight cap, before pcc_ctl_next() moves the rate (pcc_start_mi()) */
+static u32 flow_cap(const struct model *s, const struct flow *x)
+{
+	return s->nocap ? 0 : pcc_cap_cwnd(&x->c, x->minrtt, 1448, 4);
 }
 
 /* The flow's first event: pcc_init() */
@@ -284,7 +300,13 @@ static void flow_start(const struct model *s, struct flow *x, double t)
 	pcc_mon_init(&x->m, (u32)(t * 1e6),
 		     pcc_mi_duration(rate, 1448, x->srtt, rand()),
 		     rate, x->tag);
-	flow_set_rate(s, x, rate);
+	flow_set_rate(s, x, rate, 0);
+}
+
+/* cwnd as tcp_pcc.c's pcc_apply_rate() leaves it */
+static u32 flow_cwnd(const struct flow *x)
+{
+	return x->cap && x->cap < x->cwnd ? x->cap : x->cwnd;
 }
 
 /* One packet into the FIFO, dropped when it is full; the next send paced */
@@ -295,6 +317,7 @@ static void flow_send(struct model *s, struct flow *x, double t)
 	while (s->qh < s->qt && dep[s->qh % QMAX] <= t)
 		s->qh++;
 	k->sendt = t;
+	k->dlv_s = x->dlv;
 	s->npw += t > s->warm;
 	if (s->loss > 0 && uniform() < s->loss) {
 		k->dropped = 1;
@@ -319,7 +342,7 @@ static void flow_send(struct model *s, struct flow *x, double t)
 	x->inflight++;
 	x->nextsend = t + s->mss / x->rate *
 		(1 - s->jit + 2 * s->jit * uniform());
-	if (x->inflight >= x->cwnd)
+	if (x->inflight >= flow_cwnd(x))
 		x->blocked = 1;
 }
 
@@ -340,12 +363,12 @@ static void flow_result(const struct model *s, struct flow *x, int f,
 		       (long long)(u >> 16), x->c.state,
 		       x->c.base, x->c.eps, moved ? " moved" : "");
 	if (moved) {
-		u32 d, rate;
+		u32 d, rate, cap = flow_cap(s, x);
 
 		rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX, &x->tag);
 		d = pcc_mi_duration(rate, 1448, x->srtt, rand());
 		pcc_mon_realign(&x->m, now, d, rate, x->tag);
-		flow_set_rate(s, x, rate);
+		flow_set_rate(s, x, rate, cap);
 	}
 }
 
@@ -369,6 +392,21 @@ static void flow_mdev(struct flow *x, u32 rtt)
 	x->mdev4 += m;
 }
 
+/*
+ * The rate sample of the ACK of @k as pcc_main() feeds the in-flight cap:
+ * bytes delivered since @k was sent (rs->delivered) over its RTT
+ * (rs->rtt_us)
+ */
+static void flow_rate_sample(const struct model *s, struct flow *x,
+			     const struct pkt *k, double t)
+{
+	x->dlv += s->mss;
+	if (!pcc_ctl_on_delivery(&x->c, (u64)(x->dlv - k->dlv_s),
+				 (u32)((t - k->sendt) * 1e6), false))
+		return;
+	x->cap = flow_cap(s, x);
+}
+
 /* The ACK of the flow's oldest packet not dropped, as pcc_main() sees it */
 static void flow_ack(struct model *s, struct flow *x, int f, double t)
 {
@@ -386,6 +424,9 @@ static void flow_ack(struct model *s, struct flow *x, int f, double t)
 	flow_mdev(x, rtt);
 	x->srtt = x->srtt - (x->srtt >> 3) + (rtt >> 3);
 	x->acc += s->mss;
+	if (!x->minrtt || rtt < x->minrtt)
+		x->minrtt = rtt;
+	flow_rate_sample(s, x, k, t);
 	if (t > s->warm) {
 		x->active_bytes += s->mss;
 		qd[s->nq++] = (float)(t - k->sendt - s->base);
@@ -394,15 +435,16 @@ static void flow_ack(struct model *s, struct flow *x, int f, double t)
 			   x->mdev4 >> 2, &x->r))
 		flow_result(s, x, f, t, now);
 	if (pcc_mon_due(&x->m, now)) {
+		u32 cap = flow_cap(s, x);
 		u32 rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX,
 					&x->tag);
 
 		pcc_mon_next(&x->m, now,
 			     pcc_mi_duration(rate, 1448, x->srtt, rand()),
 			     rate, x->tag, x->srtt >> 2);
-		flow_set_rate(s, x, rate);
+		flow_set_rate(s, x, rate, cap);
 	}
-	if (x->blocked && x->inflight < x->cwnd) {
+	if (x->blocked && x->inflight < flow_cwnd(x)) {
 		x->blocked = 0;
 		x->nextsend = fmax(x->nextsend, t);
 	}
@@ -463,18 +505,20 @@ static void report(const struct model *s)
 	printf("sum jain %.3f conv", sum2 > 0 ? sum * sum / (s->nf * sum2) : 0);
 	for (f = 0; f < s->nf; f++)
 		printf(" %.1f", conv_time(s, f));
-	printf(" lost %.2f%% drops %.2f%% q95 %.1f util %.1f%% lostW %.2f%%\n",
+	qsort(sq, nsq, sizeof(sq[0]), cmp_float);
+	printf(" lost %.2f%% drops %.2f%% q95 %.1f util %.1f%% lostW %.2f%% sr95 %.1f\n",
 	       s->np ? 100.0 * s->lost / s->np : 0,
 	       s->np ? 100.0 * s->drops / s->np : 0,
 	       s->nq ? 1e3 * qd[(long)(s->nq * 0.95)] : 0,
 	       100.0 * sum * 1e6 / 8 * span / ideal,
-	       s->npw ? 100.0 * s->lostw / s->npw : 0);
+	       s->npw ? 100.0 * s->lostw / s->npw : 0,
+	       nsq ? 1e3 * sq[(long)(nsq * 0.95)] : 0);
 }
 
 int main(int argc, char **argv)
 {
 	struct model s = {};
-	double t, nexttick = BIN;
+	double t, nexttick = BIN, nextsq = 0.1;
 	int fb, isack = 0, err;
 
 	err = model_init(&s, argc, argv);
@@ -485,6 +529,9 @@ int main(int argc, char **argv)
 		if (t > s.dur || s.np >= MAXP)
 			break;
 		print_ticks(&s, t, &nexttick);
+		for (; t >= nextsq; nextsq += 0.1)
+			if (nextsq > s.warm && fl[0].on && nsq < MAXS * 10)
+				sq[nsq++] = (float)(fl[0].srtt / 1e6 - s.base);
 		if (!fl[fb].on)
 			flow_start(&s, &fl[fb], t);
 		if (!isack)

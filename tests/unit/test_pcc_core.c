@@ -19,6 +19,8 @@
  *  - Restart after idle: the stale-MI bound, what the controller keeps,
  *    and a packet-level sender driven like tcp_pcc.c across idle periods
  *    of up to 3 h (the u32 microsecond clock wraps every 71.6 min).
+ *  - The in-flight cap: when it holds, its size, its estimate over an MI
+ *    and app-limited samples, its end at the minimum cwnd.
  */
 #include <math.h>
 #include <stdio.h>
@@ -1452,6 +1454,101 @@ static void test_idle_restart(void)
 	}
 }
 
+/*
+ * The in-flight cap: on while the best rate sample of the MI is below its
+ * rate / 2.5 (not while starting), 1.25 x that rate x the min RTT, off
+ * once it comes down to the minimum cwnd; a new MI's first sample starts
+ * the estimate over, later ones and app-limited ones only raise it.
+ */
+static void test_cap(void)
+{
+	struct pcc_params p = vivace();
+	const u32 rtt = 40000;	/* min RTT, us */
+	struct pcc_ctl c;
+	bool moved;
+	u32 cap;
+	u8 t;
+
+	/* 1 MB/s sent, 0.3 MB/s delivered: samples of 12000 B over 40 ms */
+	pcc_ctl_init(&c, &p, 1000000);
+	moved = pcc_ctl_on_delivery(&c, 12000, rtt, false);
+	tap(!moved && !c.dlv_rate && !pcc_cap_cwnd(&c, rtt, MSS, 4),
+	    "cap: no estimate and no cap while starting", "estimate %u x 2 B/s, cap %u",
+	    c.dlv_rate, pcc_cap_cwnd(&c, rtt, MSS, 4));
+	c.state = PCC_DECISION;
+	moved = pcc_ctl_on_delivery(&c, 12000, rtt, false);
+	cap = pcc_cap_cwnd(&c, rtt, MSS, 4);
+	/* 1.25 x 300000 B/s x 0.04 s = 15000 B = 10.4 packets */
+	tap(moved && cap == 10,
+	    "cap: 1.25 x the delivery rate x the min RTT while it is below the rate / 2.5",
+	    "moved %d, cap %u packets, expected 10", moved, cap);
+	moved = pcc_ctl_on_delivery(&c, 8000, rtt, false);
+	tap(!moved && pcc_cap_cwnd(&c, rtt, MSS, 4) == 10,
+	    "cap: a lower sample in the same MI does not lower the estimate",
+	    "moved %d, cap %u", moved, pcc_cap_cwnd(&c, rtt, MSS, 4));
+	moved = pcc_ctl_on_delivery(&c, 18000, rtt, false);
+	tap(moved && !pcc_cap_cwnd(&c, rtt, MSS, 4),
+	    "cap: off once the delivery rate reaches the rate / 2.5",
+	    "moved %d, cap %u (450000 B/s on 1000000)", moved,
+	    pcc_cap_cwnd(&c, rtt, MSS, 4));
+	moved = pcc_ctl_on_delivery(&c, 20000, rtt, false);
+	tap(!moved, "cap: a higher sample with no cap before or after changes nothing the glue applies",
+	    "moved %d", moved);
+
+	/* the next MI: its first sample replaces the estimate */
+	c.state = PCC_DECISION;
+	c.launched = pcc_trials(&p);
+	c.base = 1000000;
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	moved = pcc_ctl_on_delivery(&c, 8000, rtt, true);
+	tap(!moved && !pcc_cap_cwnd(&c, rtt, MSS, 4),
+	    "cap: an app-limited sample does not start an MI's estimate",
+	    "moved %d, cap %u", moved, pcc_cap_cwnd(&c, rtt, MSS, 4));
+	moved = pcc_ctl_on_delivery(&c, 8000, rtt, false);
+	cap = pcc_cap_cwnd(&c, rtt, MSS, 4);
+	/* 200000 B/s: 1.25 x 8000 B = 6.9 packets */
+	tap(moved && cap == 6, "cap: a new MI's first sample starts the estimate over",
+	    "moved %d, cap %u, expected 6", moved, cap);
+	moved = pcc_ctl_on_delivery(&c, 4000, rtt, true);
+	tap(!moved && pcc_cap_cwnd(&c, rtt, MSS, 4) == 6,
+	    "cap: a lower app-limited sample does not lower the estimate",
+	    "moved %d, cap %u", moved, pcc_cap_cwnd(&c, rtt, MSS, 4));
+	moved = pcc_ctl_on_delivery(&c, 10000, rtt, true);
+	tap(moved && pcc_cap_cwnd(&c, rtt, MSS, 4) == 8,
+	    "cap: a higher app-limited sample raises it",
+	    "moved %d, cap %u, expected 8", moved, pcc_cap_cwnd(&c, rtt, MSS, 4));
+
+	/* a cap that comes down to the minimum cwnd is dropped */
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	pcc_ctl_on_delivery(&c, 4500, rtt, false);
+	/* 112500 B/s: 1.25 x 4500 B = 3.9 packets */
+	tap(pcc_ctl_capping(&c) && !pcc_cap_cwnd(&c, rtt, MSS, 4) &&
+	    !pcc_cap_cwnd(&c, rtt, MSS, 3) && pcc_cap_cwnd(&c, rtt, MSS, 2) == 3,
+	    "cap: none once it is down to the minimum cwnd (a queue the cap does not drain)",
+	    "%u packets at a minimum of 4, %u at 3, %u at 2 (expected 0, 0, 3)",
+	    pcc_cap_cwnd(&c, rtt, MSS, 4), pcc_cap_cwnd(&c, rtt, MSS, 3),
+	    pcc_cap_cwnd(&c, rtt, MSS, 2));
+
+	/* idle clears the estimate; extremes do not overflow */
+	pcc_ctl_on_delivery(&c, 8000, rtt, false);
+	pcc_ctl_idle(&c, &p, 1);
+	tap(!pcc_cap_cwnd(&c, rtt, MSS, 4), "cap: none after idle", "cap %u",
+	    pcc_cap_cwnd(&c, rtt, MSS, 4));
+	pcc_ctl_init(&c, &p, PCC_RATE_MAX);
+	c.state = PCC_DECISION;
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	pcc_ctl_on_delivery(&c, 1ULL << 40, 1000000, false);
+	tap(c.dlv_rate == (1U << 31) - 1 && !pcc_cap_cwnd(&c, 10000000, MSS, 4),
+	    "cap: a sample past 2^32 B/s is 2^32 - 2 B/s, no cap at the top rate",
+	    "estimate %u x 2 B/s", c.dlv_rate);
+	pcc_ctl_next(&c, &p, 1, PCC_RATE_MAX, &t);
+	pcc_ctl_on_delivery(&c, 1ULL << 30, 1000000, false);
+	cap = pcc_cap_cwnd(&c, 10000000, 100, 4);
+	/* 2^30 B/s x 10 s x 1.25 / 100 B */
+	tap(cap == 134217728, "cap: 2^30 B/s over a 10 s min RTT at 100 B packets",
+	    "cap %u, expected 134217728", cap);
+}
+
 int main(void)
 {
 	test_utility();
@@ -1466,5 +1563,6 @@ int main(void)
 	test_vivace_closed_loop();
 	test_idle_core();
 	test_idle_restart();
+	test_cap();
 	return tap_finish();
 }
