@@ -268,9 +268,14 @@ static double gauss(void)
 	return sqrt(-2 * log(1 - uniform())) * cos(2 * M_PI * uniform());
 }
 
+/* The in-flight cap as tcp_pcc.c's pcc_apply_rate() computes it */
+static u32 flow_cap(const struct model *s, const struct flow *x)
+{
+	return s->nocap ? 0 : pcc_cap_cwnd(&x->c, x->minrtt, 1448, 4);
+}
+
 /* cwnd and cap of tcp_pcc.c's pcc_apply_rate(); the rate as sent (SN=, SG=) */
-static void flow_set_rate(const struct model *s, struct flow *x, u32 rate,
-			  u32 cap)
+static void flow_set_rate(const struct model *s, struct flow *x, u32 rate)
 {
 	double w = 2.0 * rate * (x->srtt / 1e6) / 1448, f = 1;
 
@@ -280,13 +285,7 @@ static void flow_set_rate(const struct model *s, struct flow *x, u32 rate,
 		f = fmin(fmax(1 + s->sgauss * gauss(), 0.1), 1);
 	x->rate = rate * f;
 	x->cwnd = w < 4 ? 4 : (u32)w;
-	x->cap = cap;
-}
-
-/* The in-flight cap, before pcc_ctl_next() moves the rate (pcc_start_mi()) */
-static u32 flow_cap(const struct model *s, const struct flow *x)
-{
-	return s->nocap ? 0 : pcc_cap_cwnd(&x->c, x->minrtt, 1448, 4);
+	x->cap = flow_cap(s, x);
 }
 
 /* The flow's first event: pcc_init() */
@@ -300,7 +299,7 @@ static void flow_start(const struct model *s, struct flow *x, double t)
 	pcc_mon_init(&x->m, (u32)(t * 1e6),
 		     pcc_mi_duration(rate, 1448, x->srtt, rand()),
 		     rate, x->tag);
-	flow_set_rate(s, x, rate, 0);
+	flow_set_rate(s, x, rate);
 }
 
 /* cwnd as tcp_pcc.c's pcc_apply_rate() leaves it */
@@ -363,12 +362,12 @@ static void flow_result(const struct model *s, struct flow *x, int f,
 		       (long long)(u >> 16), x->c.state,
 		       x->c.base, x->c.eps, moved ? " moved" : "");
 	if (moved) {
-		u32 d, rate, cap = flow_cap(s, x);
+		u32 d, rate;
 
 		rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX, &x->tag);
 		d = pcc_mi_duration(rate, 1448, x->srtt, rand());
 		pcc_mon_realign(&x->m, now, d, rate, x->tag);
-		flow_set_rate(s, x, rate, cap);
+		flow_set_rate(s, x, rate);
 	}
 }
 
@@ -435,14 +434,13 @@ static void flow_ack(struct model *s, struct flow *x, int f, double t)
 			   x->mdev4 >> 2, &x->r))
 		flow_result(s, x, f, t, now);
 	if (pcc_mon_due(&x->m, now)) {
-		u32 cap = flow_cap(s, x);
 		u32 rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX,
 					&x->tag);
 
 		pcc_mon_next(&x->m, now,
 			     pcc_mi_duration(rate, 1448, x->srtt, rand()),
 			     rate, x->tag, x->srtt >> 2);
-		flow_set_rate(s, x, rate, cap);
+		flow_set_rate(s, x, rate);
 	}
 	if (x->blocked && x->inflight < flow_cwnd(x)) {
 		x->blocked = 0;

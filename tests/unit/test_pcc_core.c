@@ -1492,7 +1492,8 @@ static void test_cap(void)
 	    "moved %d, cap %u (450000 B/s on 1000000)", moved,
 	    pcc_cap_cwnd(&c, rtt, MSS, 4));
 	moved = pcc_ctl_on_delivery(&c, 20000, rtt, false);
-	tap(!moved, "cap: a higher sample with no cap before or after changes nothing the glue applies",
+	tap(!moved,
+	    "cap: a higher sample with no cap before or after changes nothing the glue applies",
 	    "moved %d", moved);
 
 	/* the next MI: its first sample replaces the estimate */
