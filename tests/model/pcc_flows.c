@@ -28,6 +28,7 @@
  *   W=S	statistics from S s after the last flow joined (default 0)
  *   Q=1	the summary line only
  *   V=I	trace the MI results of flow I
+ *   NOCAP=1	no in-flight cap (pcc_cap_cwnd()), as the module before it
  *
  * The model: pacing at the MI rate, a cwnd cap of 2 x rate x srtt
  * packets in flight (at least 4) as tcp_pcc.c sets, a FIFO of
