@@ -572,6 +572,7 @@ struct pcc_ctl {
 
 /* What a round of Vivace's trials met */
 #define PCC_VIV_MET_HEAVY	1	/* loss past 1/PCC_VIV_HEAVY_LOSS */
+#define PCC_VIV_MET_CAPPED	2	/* the in-flight cap held */
 
 /*
  * Starting: a fall in utility is only believed when an MI at the same rate
@@ -821,155 +822,6 @@ static inline bool pcc_ctl_trial_result(struct pcc_ctl *c,
 }
 
 /*
- * Vivace (sec. 4.2 of its paper): the pair of trials at r(1 +- eps_max)
- * gives the utility gradient gamma = (u+ - u-) / (X+ - X-), and the rate
- * moves by m theta gamma, m = 1, 2, 3 .. while the direction holds,
- * bounded by omega r with omega = omega0 + k delta, k counting the
- * consecutive rounds that met the bound.  c->votes holds what the trials
- * met (PCC_VIV_MET_*); the additive floor and the heavy-loss turn are
- * ours (PCC_VIV_ADD, PCC_VIV_HEAVY_LOSS).
- */
-static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
-					 const struct pcc_params *p, u32 t,
-					 s64 u, u32 rnd)
-{
-	u64 span, lim;
-	s64 grad, dx;
-	s8 dir;
-
-	c->u_pair += pcc_trial_up(c, t) ? u : -u;
-	if (++c->results < 2)
-		return false;
-	/* X+ - X- = 2 eps X, Mbit/s in Q16 */
-	span = (pcc_mbit(c->base) * p->eps_max) >> (FP_SHIFT - 1);
-	grad = clamp_t(s64, c->u_pair, -(1LL << 46), 1LL << 46);
-	grad = span ? div64_s64(grad * (s64)FP_ONE, (s64)span) : 0;
-	grad = clamp_t(s64, grad, -(1LL << 31), 1LL << 31);
-	if ((c->votes & PCC_VIV_MET_HEAVY) && grad > 0)
-		grad = -grad;
-	dir = grad < 0 ? -1 : 1;
-	if (dir != c->dir) {
-		c->step = 0;
-		c->bound = 0;
-	}
-	if (c->step < PCC_VIV_AMP_MAX)
-		c->step++;
-	c->dir = dir;
-	dx = __fp_round_shr(grad * c->step * PCC_VIV_THETA, FP_SHIFT);
-	lim = ((u64)c->base * (PCC_VIV_OMEGA0 + (u32)c->bound * PCC_VIV_DELTA))
-	      >> FP_SHIFT;
-	if (dx > 0)
-		lim = max_t(u64, lim, (u64)PCC_VIV_ADD *
-			    min_t(u32, c->step, PCC_VIV_ADD_AMP));
-	if ((u64)(dx < 0 ? -dx : dx) > lim) {
-		dx = dx < 0 ? -(s64)lim : (s64)lim;
-		if (c->bound < PCC_VIV_BOUND_MAX)
-			c->bound++;
-	} else {
-		c->bound = 0;
-	}
-	c->base = pcc_clamp_rate((u64)max_t(s64, (s64)c->base + dx, 1), 1,
-				 PCC_RATE_MAX);
-	pcc_ctl_decide_again(c, rnd);
-	return true;
-}
-
-/**
- * pcc_ctl_on_result() - Feed the utility of a completed MI.
- * @c: controller
- * @p: parameters
- * @r: the MI's result
- * @u: its utility
- * @congested: it clearly met congestion (pcc_result_congested())
- * @rnd: random bits, for the order of the next trials
- *
- * Results of MIs the current state did not start are ignored.
- *
- * Return: true when the rate changes now: the caller re-aligns the
- * current MI and starts it with pcc_ctl_next().
- */
-static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
-				     const struct pcc_params *p,
-				     const struct pcc_result *r, s64 u,
-				     bool congested, u32 rnd)
-{
-	u8 tag = r->tag;
-
-	switch (c->state) {
-	case PCC_STARTING:
-	case PCC_ADJUSTING:
-		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
-			    PCC_TAG_ADJUST))
-			return false;
-		return pcc_ctl_trend_result(c, p, r->rate, u, congested, rnd);
-	case PCC_DECISION:
-		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
-			return false;
-		if (p->utility == PCC_UTIL_VIVACE) {
-			if (pcc_mi_loss_past(r, PCC_VIV_HEAVY_LOSS))
-				c->votes |= PCC_VIV_MET_HEAVY;
-			return pcc_ctl_vivace_result(c, p, tag - PCC_TAG_TRIAL0,
-						     u, rnd);
-		}
-		return pcc_ctl_trial_result(c, p, tag - PCC_TAG_TRIAL0, u, rnd);
-	}
-	return false;
-}
-
-/*
- * pcc_ctl_on_result() for a caller that has only the tag and rate of the
- * MI: Vivace then sees no loss and no RTT gradient.
- */
-static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
-				  u8 tag, u32 rate, s64 u, bool congested,
-				  u32 rnd)
-{
-	struct pcc_result r = { .tag = tag, .rate = rate };
-
-	return pcc_ctl_on_result(c, p, &r, u, congested, rnd);
-}
-
-/* After an RTO: start over from half the last good rate. */
-static inline void pcc_ctl_restart(struct pcc_ctl *c,
-				   const struct pcc_params *p, u32 lo)
-{
-	u32 rate = c->base >> 1;
-
-	pcc_ctl_init(c, p, rate > lo ? rate : lo);
-}
-
-/*
- * The MIs in flight were dropped (restart after idle).  The paper's sender
- * never pauses (sec. 3.1), so this is our rule: keep the rate learned so
- * far, the last accepted one (base), and redo the experiment that lost
- * its MIs.  Starting doubles again from base; decision making starts its
- * round over with the same eps; rate adjusting goes back to decision
- * making with eps_min, as its direction was judged before the pause.  A
- * utility from before the pause is no reference for what follows.
- */
-static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
-				u32 rnd)
-{
-	c->have_prev = 0;
-	c->dlv_rate = 0;
-	c->retry = PCC_RETRY_NONE;
-	c->rate = c->base;
-	switch (c->state) {
-	case PCC_STARTING:
-		c->launched = 0;
-		c->results = 0;
-		break;
-	case PCC_ADJUSTING:
-		c->eps = (u16)p->eps_min;
-		pcc_ctl_decide_again(c, rnd);
-		break;
-	case PCC_DECISION:
-		pcc_ctl_decide_again(c, rnd);
-		break;
-	}
-}
-
-/*
  * In-flight cap (ours; issue 28's changing link).  A capacity that falls
  * tenfold fills a 1-BDP buffer within tens of ms, while an MI lasts
  * 1.7-2.2 RTTs and its ACKs take one more: the rate comes down seconds
@@ -978,15 +830,20 @@ static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
  * rate sample since the MI began), in flight is held to 1.25 x that
  * delivery rate x the min RTT.  The queue drains within an RTT or two;
  * as the capacity comes back the delivery rate, and with it the cap,
- * grows by 1.25 per RTT, and the rate PCC learned holds when the cap
- * lets go.  Not while starting: a flow doubling its rate beside others
- * meets that ratio as it joins.  On a FIFO shared with other flows a
- * flow's delivery rate is its sending rate x the capacity over all
- * arrivals, below 1 / 2.5 of it only while arrivals exceed 2.5 x the
- * capacity.  But a queue that is not ours does not drain under the cap:
- * at an RTT above 1.25 x the min RTT the capped flow delivers less than
- * the estimate, which then shrinks MI by MI.  A cap that comes down to
- * the minimum cwnd is therefore dropped, and the flow sends at its rate
+ * grows by 1.25 per RTT.  Both trials of a round under the cap send
+ * what it lets through, so the round cannot judge the rate; it moves the
+ * rate up by the bound instead, within PCC_CAP_RATE_MAX x the delivery
+ * rate (pcc_ctl_vivace_result()).  So the cap lets go only when the
+ * path delivers the rate / 2.5 again, not at the first rise, where a
+ * rate PCC learned before the fall could be far above the new capacity.
+ * Not while starting: a flow doubling its rate beside others meets
+ * that ratio as it joins.  On a FIFO shared with other flows a flow's
+ * delivery rate is its sending rate x the capacity over all arrivals,
+ * below 1 / 2.5 of it only while arrivals exceed 2.5 x the capacity.
+ * But a queue that is not ours does not drain under the cap: at an RTT
+ * above 1.25 x the min RTT the capped flow delivers less than the
+ * estimate, which then shrinks MI by MI.  A cap that comes down to the
+ * minimum cwnd is therefore dropped, and the flow sends at its rate
  * again.  A sample is what was delivered since the newest packet acked
  * was sent, over that packet's RTT; an app-limited one neither lowers
  * the estimate nor starts one.
@@ -995,6 +852,7 @@ static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
 #define PCC_CAP_RATIO_DEN	2
 #define PCC_CAP_GAIN_NUM	5
 #define PCC_CAP_GAIN_DEN	4
+#define PCC_CAP_RATE_MAX	10	/* x the delivery rate, while capped */
 
 /* Is the delivery-rate estimate at the MI's rate / 2.5 or above? */
 static inline bool pcc_dlv_clear(const struct pcc_ctl *c)
@@ -1065,6 +923,164 @@ static inline u32 pcc_cap_cwnd(const struct pcc_ctl *c, u32 min_rtt_us,
 	bdp = div_u64((u64)c->dlv_rate * 2 * min_rtt_us, USEC_PER_SEC);
 	bdp = div_u64(bdp * PCC_CAP_GAIN_NUM, PCC_CAP_GAIN_DEN * mss);
 	return bdp > min_cwnd ? (u32)min_t(u64, bdp, U32_MAX) : 0;
+}
+
+/*
+ * Vivace (sec. 4.2 of its paper): the pair of trials at r(1 +- eps_max)
+ * gives the utility gradient gamma = (u+ - u-) / (X+ - X-), and the rate
+ * moves by m theta gamma, m = 1, 2, 3 .. while the direction holds,
+ * bounded by omega r with omega = omega0 + k delta, k counting the
+ * consecutive rounds that met the bound.  c->votes holds what the trials
+ * met (PCC_VIV_MET_*); the additive floor, the heavy-loss turn and the
+ * climb of a round under the in-flight cap are ours (PCC_VIV_ADD,
+ * PCC_VIV_HEAVY_LOSS, PCC_CAP_RATE_MAX).
+ */
+static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
+					 const struct pcc_params *p, u32 t,
+					 s64 u, u32 rnd)
+{
+	u64 span, lim;
+	s64 grad, dx;
+	s8 dir;
+
+	c->u_pair += pcc_trial_up(c, t) ? u : -u;
+	if (++c->results < 2)
+		return false;
+	/* X+ - X- = 2 eps X, Mbit/s in Q16 */
+	span = (pcc_mbit(c->base) * p->eps_max) >> (FP_SHIFT - 1);
+	grad = clamp_t(s64, c->u_pair, -(1LL << 46), 1LL << 46);
+	grad = span ? div64_s64(grad * (s64)FP_ONE, (s64)span) : 0;
+	grad = clamp_t(s64, grad, -(1LL << 31), 1LL << 31);
+	if ((c->votes & PCC_VIV_MET_HEAVY) && grad > 0)
+		grad = -grad;
+	/* the cap, not the rate, set what the trials sent: see the cap */
+	if (c->votes & PCC_VIV_MET_CAPPED)
+		grad = 1LL << 31;
+	dir = grad < 0 ? -1 : 1;
+	if (dir != c->dir) {
+		c->step = 0;
+		c->bound = 0;
+	}
+	if (c->step < PCC_VIV_AMP_MAX)
+		c->step++;
+	c->dir = dir;
+	dx = __fp_round_shr(grad * c->step * PCC_VIV_THETA, FP_SHIFT);
+	lim = ((u64)c->base * (PCC_VIV_OMEGA0 + (u32)c->bound * PCC_VIV_DELTA))
+	      >> FP_SHIFT;
+	if (dx > 0)
+		lim = max_t(u64, lim, (u64)PCC_VIV_ADD *
+			    min_t(u32, c->step, PCC_VIV_ADD_AMP));
+	if ((u64)(dx < 0 ? -dx : dx) > lim) {
+		dx = dx < 0 ? -(s64)lim : (s64)lim;
+		if (c->bound < PCC_VIV_BOUND_MAX)
+			c->bound++;
+	} else {
+		c->bound = 0;
+	}
+	c->base = pcc_clamp_rate((u64)max_t(s64, (s64)c->base + dx, 1), 1,
+				 PCC_RATE_MAX);
+	if ((c->votes & PCC_VIV_MET_CAPPED) && c->dlv_rate &&
+	    c->base > (u64)c->dlv_rate * 2 * PCC_CAP_RATE_MAX)
+		c->base = (u32)c->dlv_rate * 2 * PCC_CAP_RATE_MAX;
+	pcc_ctl_decide_again(c, rnd);
+	return true;
+}
+
+/**
+ * pcc_ctl_on_result() - Feed the utility of a completed MI.
+ * @c: controller
+ * @p: parameters
+ * @r: the MI's result
+ * @u: its utility
+ * @congested: it clearly met congestion (pcc_result_congested())
+ * @rnd: random bits, for the order of the next trials
+ *
+ * Results of MIs the current state did not start are ignored.
+ *
+ * Return: true when the rate changes now: the caller re-aligns the
+ * current MI and starts it with pcc_ctl_next().
+ */
+static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
+				     const struct pcc_params *p,
+				     const struct pcc_result *r, s64 u,
+				     bool congested, u32 rnd)
+{
+	u8 tag = r->tag;
+
+	switch (c->state) {
+	case PCC_STARTING:
+	case PCC_ADJUSTING:
+		if (tag != (c->state == PCC_STARTING ? PCC_TAG_START :
+			    PCC_TAG_ADJUST))
+			return false;
+		return pcc_ctl_trend_result(c, p, r->rate, u, congested, rnd);
+	case PCC_DECISION:
+		if (tag < PCC_TAG_TRIAL0 || tag >= PCC_TAG_TRIAL0 + pcc_trials(p))
+			return false;
+		if (p->utility == PCC_UTIL_VIVACE) {
+			if (pcc_mi_loss_past(r, PCC_VIV_HEAVY_LOSS))
+				c->votes |= PCC_VIV_MET_HEAVY;
+			if (pcc_ctl_capping(c))
+				c->votes |= PCC_VIV_MET_CAPPED;
+			return pcc_ctl_vivace_result(c, p, tag - PCC_TAG_TRIAL0,
+						     u, rnd);
+		}
+		return pcc_ctl_trial_result(c, p, tag - PCC_TAG_TRIAL0, u, rnd);
+	}
+	return false;
+}
+
+/*
+ * pcc_ctl_on_result() for a caller that has only the tag and rate of the
+ * MI: Vivace then sees no loss and no RTT gradient.
+ */
+static inline bool pcc_ctl_result(struct pcc_ctl *c, const struct pcc_params *p,
+				  u8 tag, u32 rate, s64 u, bool congested,
+				  u32 rnd)
+{
+	struct pcc_result r = { .tag = tag, .rate = rate };
+
+	return pcc_ctl_on_result(c, p, &r, u, congested, rnd);
+}
+
+/* After an RTO: start over from half the last good rate. */
+static inline void pcc_ctl_restart(struct pcc_ctl *c,
+				   const struct pcc_params *p, u32 lo)
+{
+	u32 rate = c->base >> 1;
+
+	pcc_ctl_init(c, p, rate > lo ? rate : lo);
+}
+
+/*
+ * The MIs in flight were dropped (restart after idle).  The paper's sender
+ * never pauses (sec. 3.1), so this is our rule: keep the rate learned so
+ * far, the last accepted one (base), and redo the experiment that lost
+ * its MIs.  Starting doubles again from base; decision making starts its
+ * round over with the same eps; rate adjusting goes back to decision
+ * making with eps_min, as its direction was judged before the pause.  A
+ * utility from before the pause is no reference for what follows.
+ */
+static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
+				u32 rnd)
+{
+	c->have_prev = 0;
+	c->dlv_rate = 0;
+	c->retry = PCC_RETRY_NONE;
+	c->rate = c->base;
+	switch (c->state) {
+	case PCC_STARTING:
+		c->launched = 0;
+		c->results = 0;
+		break;
+	case PCC_ADJUSTING:
+		c->eps = (u16)p->eps_min;
+		pcc_ctl_decide_again(c, rnd);
+		break;
+	case PCC_DECISION:
+		pcc_ctl_decide_again(c, rnd);
+		break;
+	}
 }
 
 /**

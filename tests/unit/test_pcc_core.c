@@ -1530,6 +1530,36 @@ static void test_cap(void)
 	    pcc_cap_cwnd(&c, rtt, MSS, 4), pcc_cap_cwnd(&c, rtt, MSS, 3),
 	    pcc_cap_cwnd(&c, rtt, MSS, 2));
 
+	/*
+	 * Vivace under the cap: the trials sent the same, so a round climbs
+	 * by the bound (here the additive floor, 62500 B/s) even when the
+	 * higher trial did worse, and stays within 10 x the delivery rate
+	 */
+	{
+		u32 rate[2];
+		u8 tag[2];
+
+		viv_round(&c, &p, 1000000, rate, tag);
+		pcc_ctl_on_delivery(&c, 12000, rtt, false);
+		moved = viv_feed(&c, &p, rate, tag, 0.5, 0, 0, 0);
+		tap(moved && c.base == 1062500 && c.dir == 1,
+		    "cap: a round under it moves the rate up by the bound, whatever the trials' utilities",
+		    "base %u, dir %d, expected 1062500, 1", c.base, c.dir);
+		viv_round(&c, &p, 1000000, rate, tag);
+		pcc_ctl_idle(&c, &p, 1);
+		viv_round(&c, &p, 1000000, rate, tag);
+		moved = viv_feed(&c, &p, rate, tag, 0.5, 0, 0, 0);
+		tap(moved && c.base < 1000000 && c.dir == -1,
+		    "cap: the same round without the cap moves the rate down",
+		    "base %u, dir %d", c.base, c.dir);
+		viv_round(&c, &p, 5000000, rate, tag);
+		pcc_ctl_on_delivery(&c, 12000, rtt, false);
+		viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
+		tap(c.base == 3000000,
+		    "cap: under it the rate stays within 10 x the delivery rate",
+		    "base %u, expected 3000000 (10 x 300000 B/s)", c.base);
+	}
+
 	/* idle clears the estimate; extremes do not overflow */
 	pcc_ctl_on_delivery(&c, 8000, rtt, false);
 	pcc_ctl_idle(&c, &p, 1);
