@@ -61,10 +61,10 @@ EOF
 }
 
 scenario CN "TR=bench/traces/pcc-changing.txt,5 L=0.005" 12.3 56 0.055 60 1 1
-# The same with the guest's noise (below): without it the rate PCC picks
-# climbs while the in-flight cap holds and the cap never lets go, which
-# the guest does not show (tcp_pcc.rst, "The changing link with the
-# guest's noise").  sr95 + 55 ms is the guest's RTT p95.
+# The same with the guest's noise (below), the case to judge the
+# changing link by: without noise the model hid how the in-flight cap
+# let go in the guest (tcp_pcc.rst, "The changing link with the guest's
+# noise").  sr95 + 55 ms is the guest's RTT p95.
 scenario CNN "TR=bench/traces/pcc-changing.txt,5 L=0.005 SN=0.15 RJ=0.01" \
 	12.3 56 0.055 60 1 1
 scenario S1 "" 20 66 0.04 30 1 1
