@@ -117,6 +117,17 @@ enum pcc_utility_kind {
 #define PCC_VIV_ADD_AMP		2
 #define PCC_VIV_HEAVY_LOSS	20
 #define PCC_VIV_START_LOSS	50
+/*
+ * Behind a standing queue (an MI's mean RTT above 1 + PCC_VIV_QUEUE_RTT
+ * times the path's minimum) a step down is at least PCC_VIV_QUEUE_MD of
+ * the rate.  Flows sharing a full drop-tail queue see the same loss rate
+ * and no RTT gradient, so their utilities barely tell a large flow from
+ * a small one; a step that is a share of the rate (and the additive
+ * floor up) makes them converge (Documentation/tcp_pcc.rst, "A standing
+ * queue steps down by a share").
+ */
+#define PCC_VIV_QUEUE_RTT	32768		/* 0.5 in Q16 */
+#define PCC_VIV_QUEUE_MD	9830		/* 0.15 in Q16 */
 
 struct pcc_params {
 	u32 alpha;		/* sigmoid steepness, Q16 */
@@ -252,6 +263,7 @@ struct pcc_result {
 	u32 prev_rtt_us;
 	u32 rate;
 	s32 rtt_grad;		/* dRTT/dT within the MI, Q16; 0 unknown */
+	u32 min_rtt_us;		/* the path's, from the caller; 0 unknown */
 	u32 rtt_dev_us;		/* mean deviation of RTT samples; 0 unknown */
 	u8 tag;
 };
@@ -418,8 +430,17 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
 	r->rtt_grad = pcc_mi_rtt_grad(mi);
 	r->rtt_dev_us = rtt_dev_us;
 	r->tag = mi->tag;
+	r->min_rtt_us = 0;
 	if (r->rtt_us)
 		m->last_rtt_us = r->rtt_us;
+}
+
+/* Did an MI's mean RTT stand PCC_VIV_QUEUE_RTT above the path's minimum? */
+static inline bool pcc_mi_queued(const struct pcc_result *r)
+{
+	return r->rtt_us && r->min_rtt_us &&
+	       ((u64)r->rtt_us << FP_SHIFT) >
+	       (u64)r->min_rtt_us * (FP_ONE + PCC_VIV_QUEUE_RTT);
 }
 
 /**
@@ -573,6 +594,7 @@ struct pcc_ctl {
 /* What a round of Vivace's trials met */
 #define PCC_VIV_MET_HEAVY	1	/* loss past 1/PCC_VIV_HEAVY_LOSS */
 #define PCC_VIV_MET_CAPPED	2	/* the in-flight cap held */
+#define PCC_VIV_MET_QUEUE	4	/* a standing queue: pcc_mi_queued() */
 
 /*
  * Starting: a fall in utility is only believed when an MI at the same rate
@@ -932,8 +954,9 @@ static inline u32 pcc_cap_cwnd(const struct pcc_ctl *c, u32 min_rtt_us,
  * bounded by omega r with omega = omega0 + k delta, k counting the
  * consecutive rounds that met the bound.  c->votes holds what the trials
  * met (PCC_VIV_MET_*); the additive floor, the heavy-loss turn and the
- * climb of a round under the in-flight cap are ours (PCC_VIV_ADD,
- * PCC_VIV_HEAVY_LOSS, PCC_CAP_RATE_MAX).
+ * climb of a round under the in-flight cap and the share a standing
+ * queue takes off are ours (PCC_VIV_ADD, PCC_VIV_HEAVY_LOSS,
+ * PCC_CAP_RATE_MAX, PCC_VIV_QUEUE_MD).
  */
 static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
 					 const struct pcc_params *p, u32 t,
@@ -977,6 +1000,9 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
 	} else {
 		c->bound = 0;
 	}
+	if (dx < 0 && (c->votes & PCC_VIV_MET_QUEUE))
+		dx = min_t(s64, dx, -(s64)(((u64)c->base * PCC_VIV_QUEUE_MD) >>
+					   FP_SHIFT));
 	c->base = pcc_clamp_rate((u64)max_t(s64, (s64)c->base + dx, 1), 1,
 				 PCC_RATE_MAX);
 	if ((c->votes & PCC_VIV_MET_CAPPED) && c->dlv_rate &&
@@ -1022,6 +1048,8 @@ static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 				c->votes |= PCC_VIV_MET_HEAVY;
 			if (pcc_ctl_capping(c))
 				c->votes |= PCC_VIV_MET_CAPPED;
+			if (pcc_mi_queued(r))
+				c->votes |= PCC_VIV_MET_QUEUE;
 			return pcc_ctl_vivace_result(c, p, tag - PCC_TAG_TRIAL0,
 						     u, rnd);
 		}

@@ -265,10 +265,14 @@ static void pcc_main(struct sock *sk, u32 ack, int flag,
 			   rs->acked_sacked, max(rs->losses, 0),
 			   rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
 			   tp->mdev_us >> 2, &r)) {
-		s64 u = pcc_mi_utility(&p, &r, tp->mss_cache);
-		bool moved = pcc_ctl_on_result(&pc->ctl, &p, &r, u,
-					       pcc_result_congested(&p, &r),
-					       get_random_u32());
+		s64 u;
+		bool moved;
+
+		r.min_rtt_us = tcp_min_rtt(tp);
+		u = pcc_mi_utility(&p, &r, tp->mss_cache);
+		moved = pcc_ctl_on_result(&pc->ctl, &p, &r, u,
+					  pcc_result_congested(&p, &r),
+					  get_random_u32());
 
 		trace_pcc_mi(sk, &pc->ctl, &r, u, moved);
 		if (moved) {

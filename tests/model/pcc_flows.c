@@ -350,10 +350,13 @@ static void flow_send(struct model *s, struct flow *x, double t)
 static void flow_result(const struct model *s, struct flow *x, int f,
 			double t, u32 now)
 {
-	s64 u = pcc_mi_utility(&s->p, &x->r, 1448);
-	bool moved = pcc_ctl_on_result(&x->c, &s->p, &x->r, u,
-				       pcc_result_congested(&s->p, &x->r),
-				       rand());
+	s64 u;
+	bool moved;
+
+	x->r.min_rtt_us = x->minrtt;	/* as tcp_pcc.c: tcp_min_rtt() */
+	u = pcc_mi_utility(&s->p, &x->r, 1448);
+	moved = pcc_ctl_on_result(&x->c, &s->p, &x->r, u,
+				  pcc_result_congested(&s->p, &x->r), rand());
 
 	if (f == s->trace)
 		printf(TRACE_FMT,

@@ -888,10 +888,13 @@ static void viv_round(struct pcc_ctl *c, const struct pcc_params *p, u32 base,
 		rate[i] = pcc_ctl_next(c, p, 1, PCC_RATE_MAX, &tag[i]);
 }
 
-/* Feed the round: @gu, @lu the RTT gradient and loss rate of the + trial */
-static bool viv_feed(struct pcc_ctl *c, const struct pcc_params *p,
-		     const u32 rate[2], const u8 tag[2], double gu, double gd,
-		     double lu, double ld)
+/*
+ * Feed the round: @gu, @lu the RTT gradient and loss rate of the + trial;
+ * both trials ran at mean RTT @rtt_us on a path of min RTT @min_us
+ */
+static bool viv_feed_rtt(struct pcc_ctl *c, const struct pcc_params *p,
+			 const u32 rate[2], const u8 tag[2], double gu,
+			 double gd, double lu, double ld, u32 rtt_us, u32 min_us)
 {
 	bool moved = false;
 	int i;
@@ -902,13 +905,23 @@ static bool viv_feed(struct pcc_ctl *c, const struct pcc_params *p,
 		u64 lost = (u64)(n * (up ? lu : ld));
 		struct pcc_result r = mi(tag[i], rate[i], n - lost, lost,
 					 up ? gu : gd);
-		s64 u = pcc_mi_utility(p, &r, MSS);
+		s64 u;
 
+		r.rtt_us = rtt_us;
+		r.min_rtt_us = min_us;
+		u = pcc_mi_utility(p, &r, MSS);
 		moved |= pcc_ctl_on_result(c, p, &r, u,
 					   pcc_result_congested(p, &r),
 					   (u32)rnd64());
 	}
 	return moved;
+}
+
+static bool viv_feed(struct pcc_ctl *c, const struct pcc_params *p,
+		     const u32 rate[2], const u8 tag[2], double gu, double gd,
+		     double lu, double ld)
+{
+	return viv_feed_rtt(c, p, rate, tag, gu, gd, lu, ld, 0, 0);
 }
 
 static void test_vivace_control(void)
@@ -1580,6 +1593,53 @@ static void test_cap(void)
 	    "cap %u, expected 134217728", cap);
 }
 
+static void test_queue(void)
+{
+	struct pcc_result r = { .rtt_us = 60001, .min_rtt_us = 40000 };
+	struct pcc_params p = vivace();
+	const u32 share = (u32)((1000000ULL * PCC_VIV_QUEUE_MD) >> FP_SHIFT);
+	const u32 bound = (u32)((1000000ULL * PCC_VIV_OMEGA0) >> FP_SHIFT);
+	struct pcc_ctl c;
+	u32 rate[2];
+	u8 tag[2];
+	bool q[4];
+	int i;
+
+	q[0] = pcc_mi_queued(&r);
+	r.rtt_us = 60000;
+	q[1] = pcc_mi_queued(&r);
+	r.min_rtt_us = 0;
+	q[2] = pcc_mi_queued(&r);
+	r = (struct pcc_result){ .rtt_us = U32_MAX, .min_rtt_us = U32_MAX - 1 };
+	q[3] = pcc_mi_queued(&r);
+	tap(q[0] && !q[1] && !q[2] && !q[3],
+	    "queue: an MI's mean RTT past 1.5 x the min RTT is a standing queue, not at it, not unknown",
+	    "60001/40000 %d, 60000/40000 %d, min unknown %d, U32_MAX %d",
+	    q[0], q[1], q[2], q[3]);
+
+	for (i = 0; i < 3; i++) {
+		static const struct {
+			double gu;	/* RTT gradient of the higher trial */
+			u32 rtt_us;	/* both trials' mean RTT; min 40 ms */
+			const char *what;
+		} round[3] = {
+			{ 0.5, 60000, "without one, a round whose higher trial built a queue steps down by the bound" },
+			{ 0.5, 80000, "behind a standing queue the step down is PCC_VIV_QUEUE_MD of the rate" },
+			{ 0, 80000, "a round pointing up behind it still climbs" },
+		};
+		const u32 want[3] = { 1000000 - bound, 1000000 - share, 0 };
+
+		pcc_ctl_init(&c, &p, 1000000);
+		viv_round(&c, &p, 1000000, rate, tag);
+		viv_feed_rtt(&c, &p, rate, tag, round[i].gu, 0, 0, 0,
+			     round[i].rtt_us, 40000);
+		tap(want[i] ? c.base == want[i] && c.dir == -1 :
+		    c.base > 1000000 && c.dir == 1,
+		    round[i].what, "base %u, dir %d, expected %u", c.base, c.dir,
+		    want[i] ? want[i] : 1000000 + 1);
+	}
+}
+
 int main(void)
 {
 	test_utility();
@@ -1595,5 +1655,6 @@ int main(void)
 	test_idle_core();
 	test_idle_restart();
 	test_cap();
+	test_queue();
 	return tap_finish();
 }
