@@ -22,7 +22,7 @@ OUT=$RESULTS/tcp_pcc
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-tap_plan 16
+tap_plan 15
 
 if [ ! -f "$ko" ]; then
 	tap_fail "tcp_pcc built for $KVER" "no $ko (make modules-all)"
@@ -215,20 +215,16 @@ tap_check "$([ -n "$t0" ] && [ "$ev1" -gt 0 ] && [ "$ev2" -gt 0 ] &&
 jain=$(jq -r '.summary.jain_index // empty' "$OUT/two-pcc/result.json" 2>/dev/null)
 shares=$(jq -r '.summary.jain_goodputs_mbps // [] | map(tostring) | join(" / ")' \
 	"$OUT/two-pcc/result.json" 2>/dev/null)
-# Issue 28 asks for a hard floor here; on 2026-11-27, on a host slow
-# enough that the CI rehearsal took 64 minutes, six runs gave 0.797,
-# 0.894, 0.841 (6.1), 0.998, 0.765 and 0.674 (6.12): PCC's two-flow
-# fairness is not reliable in such a guest, so it is reported until it is.
-# What stays hard is that neither flow starves: Jain 0.6 is a 1 : 9.9
-# split of the link, below every run seen (0.674, 1 : 5.6, the lowest).
+# Issue 28's floor.  Since a step down behind a standing queue takes
+# 15 % of the rate (4bfc7a7) this case gave Jain 0.934-0.998 in 14 runs
+# on 2026-11-29 (8 on 6.12, 6 on 6.1), the bench's five 0.955-0.998,
+# and the model's lowest of 128 seeds with the guest's noise is 0.873.
+# Before it: 0.926 and 0.969 in two CI rehearsals here, 0.674-0.998 on
+# a slower host (tcp_pcc.rst).  Jain 0.8 is a 1 : 3 split of the link.
 if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
-	tap_check "$(fge "${jain:-0}" 0.6)" "two flows: Jain >= 0.6 once both run (neither starves)" \
+	tap_check "$(fge "${jain:-0}" 0.8)" "two flows: Jain >= 0.8 once both run" \
 		"Jain ${jain:-?}, ${shares:-?} Mbit/s"
-	tap_todo "$(fge "${jain:-0}" 0.8)" "two flows: Jain >= 0.8 once both run" \
-		"Jain ${jain:-?}, ${shares:-?} Mbit/s" \
-		"issue 28's floor; not reliably met in a slow guest (tcp_pcc.rst)"
 else
-	tap_skip "two flows: Jain >= 0.6 once both run (Jain ${jain:-?})" "$starved"
 	tap_skip "two flows: Jain >= 0.8 once both run (Jain ${jain:-?})" "$starved"
 fi
 
