@@ -1623,9 +1623,12 @@ static void test_queue(void)
 			u32 rtt_us;	/* both trials' mean RTT; min 40 ms */
 			const char *what;
 		} round[3] = {
-			{ 0.5, 60000, "without one, a round whose higher trial built a queue steps down by the bound" },
-			{ 0.5, 80000, "behind a standing queue the step down is PCC_VIV_QUEUE_MD of the rate" },
-			{ 0, 80000, "a round pointing up behind it still climbs" },
+			{ 0.5, 60000,
+			  "queue: none standing, a step down by the bound" },
+			{ 0.5, 80000,
+			  "queue: behind one, a step down by PCC_VIV_QUEUE_MD" },
+			{ 0, 80000,
+			  "queue: behind one, a round pointing up still climbs" },
 		};
 		const u32 want[3] = { 1000000 - bound, 1000000 - share, 0 };
 
