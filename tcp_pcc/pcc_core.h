@@ -123,8 +123,8 @@ enum pcc_utility_kind {
  * the rate.  Flows sharing a full drop-tail queue see the same loss rate
  * and no RTT gradient, so their utilities barely tell a large flow from
  * a small one; a step that is a share of the rate (and the additive
- * floor up) makes them converge (Documentation/tcp_pcc.rst, "A standing
- * queue steps down by a share").
+ * floor up) makes them converge (Documentation/tcp_pcc.rst, "Converging
+ * behind a standing queue").
  */
 #define PCC_VIV_QUEUE_RTT	32768		/* 0.5 in Q16 */
 #define PCC_VIV_QUEUE_MD	9830		/* 0.15 in Q16 */
