@@ -118,15 +118,18 @@ enum pcc_utility_kind {
 #define PCC_VIV_HEAVY_LOSS	20
 #define PCC_VIV_START_LOSS	50
 /*
- * Behind a standing queue (an MI's mean RTT above 1 + PCC_VIV_QUEUE_RTT
- * times the path's minimum) a step down is at least PCC_VIV_QUEUE_MD of
- * the rate.  Flows sharing a full drop-tail queue see the same loss rate
- * and no RTT gradient, so their utilities barely tell a large flow from
- * a small one; a step that is a share of the rate (and the additive
- * floor up) makes them converge (Documentation/tcp_pcc.rst, "Converging
- * behind a standing queue").
+ * Behind a standing queue (pcc_mi_queued()) a step down is at least
+ * PCC_VIV_QUEUE_MD of the rate.  Flows sharing a full drop-tail queue
+ * see the same loss rate and no RTT gradient, so their utilities barely
+ * tell a large flow from a small one; a step that is a share of the
+ * rate (and the additive floor up) makes them converge.  A flow that
+ * joined behind the queue has most of it in its minimum RTT, hence the
+ * second test, by loss (Documentation/tcp_pcc.rst, "Converging behind a
+ * standing queue").
  */
 #define PCC_VIV_QUEUE_RTT	32768		/* 0.5 in Q16 */
+#define PCC_VIV_QUEUE_LOSS	25
+#define PCC_VIV_QUEUE_LOSS_RTT	8192		/* 0.125 in Q16 */
 #define PCC_VIV_QUEUE_MD	9830		/* 0.15 in Q16 */
 
 struct pcc_params {
@@ -435,14 +438,6 @@ static inline void pcc_mi_result(struct pcc_mon *m, const struct pcc_mi *mi,
 		m->last_rtt_us = r->rtt_us;
 }
 
-/* Did an MI's mean RTT stand PCC_VIV_QUEUE_RTT above the path's minimum? */
-static inline bool pcc_mi_queued(const struct pcc_result *r)
-{
-	return r->rtt_us && r->min_rtt_us &&
-	       ((u64)r->rtt_us << FP_SHIFT) >
-	       (u64)r->min_rtt_us * (FP_ONE + PCC_VIV_QUEUE_RTT);
-}
-
 /**
  * pcc_mon_on_ack() - Account one ACK to the MI its packets were sent in.
  * @m: monitor
@@ -748,6 +743,28 @@ static inline bool pcc_mi_loss_past(const struct pcc_result *r, u32 inv)
 	u64 sd = PCC_VIV_LOSS_SD * int_sqrt64(r->lost);
 
 	return r->lost > sd && (r->lost - sd) * inv > r->delivered + r->lost;
+}
+
+/* Did an MI's mean RTT stand more than @above (Q16) over the path's minimum? */
+static inline bool pcc_mi_rtt_above(const struct pcc_result *r, u32 above)
+{
+	return r->rtt_us && r->min_rtt_us &&
+	       ((u64)r->rtt_us << FP_SHIFT) >
+	       (u64)r->min_rtt_us * (FP_ONE + above);
+}
+
+/*
+ * Did an MI stand behind a queue: its mean RTT PCC_VIV_QUEUE_RTT above
+ * the path's minimum, or a loss past 1/PCC_VIV_QUEUE_LOSS beyond chance
+ * with the RTT PCC_VIV_QUEUE_LOSS_RTT above it (a buffer overflowing,
+ * not random loss)?
+ */
+static inline bool pcc_mi_queued(const struct pcc_result *r)
+{
+	if (pcc_mi_rtt_above(r, PCC_VIV_QUEUE_RTT))
+		return true;
+	return pcc_mi_rtt_above(r, PCC_VIV_QUEUE_LOSS_RTT) &&
+	       pcc_mi_loss_past(r, PCC_VIV_QUEUE_LOSS);
 }
 
 /*

@@ -1617,6 +1617,50 @@ static void test_queue(void)
 	    "60001/40000 %d, 60000/40000 %d, min unknown %d, U32_MAX %d",
 	    q[0], q[1], q[2], q[3]);
 
+	/* 64 lost: 2 sqrt(64) = 16 are chance, 48 x 25 = 1200 packets */
+	r = (struct pcc_result){ .rtt_us = 45001, .min_rtt_us = 40000,
+				 .delivered = 1136, .lost = 64 };
+	q[0] = pcc_mi_queued(&r);
+	r.delivered = 1135;
+	q[1] = pcc_mi_queued(&r);
+	r.rtt_us = 45000;
+	q[2] = pcc_mi_queued(&r);
+	r = (struct pcc_result){ .rtt_us = 45001, .min_rtt_us = 40000,
+				 .delivered = 980, .lost = 20 };
+	q[3] = pcc_mi_queued(&r);
+	tap(!q[0] && q[1] && !q[2] && !q[3],
+	    "queue: a loss past 1/25 beyond chance past 1.125 x the min RTT is a full queue",
+	    "48 of 1200 %d, of 1199 %d, at 1.125 x %d, 20 of 1000 %d",
+	    q[0], q[1], q[2], q[3]);
+
+	for (i = 0; i < 3; i++) {
+		/* 553 packets per trial at 10^7 B/s: 7 % loss is past 1/25, not 1/20 */
+		static const struct {
+			double gu, loss;
+			u32 rtt_us;	/* both trials' mean RTT; min 40 ms */
+			const char *what;
+		} round[3] = {
+			{ 0.5, 0.01, 48000,
+			  "queue: 1 % loss and an RTT gradient, a step down by the bound" },
+			{ 0, 0.07, 40000,
+			  "queue: 7 % loss at the min RTT (random), a step down by the gradient" },
+			{ 0, 0.07, 48000,
+			  "queue: 7 % loss at 1.2 x the min RTT, a step down by PCC_VIV_QUEUE_MD" },
+		};
+		const u64 x = 10000000;
+		const u32 want = x - ((x * (i == 2 ? PCC_VIV_QUEUE_MD :
+					     PCC_VIV_OMEGA0)) >> FP_SHIFT);
+
+		pcc_ctl_init(&c, &p, x);
+		viv_round(&c, &p, x, rate, tag);
+		viv_feed_rtt(&c, &p, rate, tag, round[i].gu, 0, round[i].loss,
+			     round[i].loss, round[i].rtt_us, 40000);
+		/* the random loss's gradient is smaller than the bound */
+		tap((i == 1 ? c.base > want && c.base < x : c.base == want) &&
+		    c.dir == -1, round[i].what, "base %u, dir %d, expected %s%u",
+		    c.base, c.dir, i == 1 ? "above " : "", want);
+	}
+
 	for (i = 0; i < 3; i++) {
 		static const struct {
 			double gu;	/* RTT gradient of the higher trial */
