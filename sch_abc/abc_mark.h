@@ -202,6 +202,44 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
 	return false;
 }
 
+/* A GSO packet of more segments than this is split to be marked. */
+#define ABC_GSO_SEGS_MAX	64
+
+/**
+ * abc_token_mark_segs() - Alg. 1 for a packet of @segs segments marked whole.
+ * @token: the bucket, as for abc_token_mark()
+ * @owed: accelerates owed (> 0) or given ahead (< 0), in segments; starts
+ *	at 0 and stays within +-ABC_GSO_SEGS_MAX / 2
+ * @f: accelerate fraction, Q16
+ * @limit: tokenLimit in Q16
+ * @accel: the packet arrived marked accelerate
+ * @segs: segments in the packet, 1..ABC_GSO_SEGS_MAX
+ *
+ * The bucket runs Alg. 1 for every segment, so it moves exactly as if the
+ * packet had been split.  The packet stays accelerate when the accelerates
+ * owed (carried over plus this packet's) reach half its segments; the
+ * difference is carried, so over many packets the accelerated segments
+ * follow Alg. 1 to within half a packet.  With @segs = 1 and @owed = 0 this
+ * is abc_token_mark(), and @owed stays 0.
+ *
+ * Return: true to keep accelerate, false to mark brake (or leave a brake).
+ */
+static inline bool abc_token_mark_segs(u32 *token, s32 *owed, u32 f,
+				       u32 limit, bool accel, u32 segs)
+{
+	s32 due = *owed;
+	u32 i;
+
+	for (i = 0; i < segs; i++)
+		due += abc_token_mark(token, f, limit, accel);
+	if (accel && 2 * due >= (s32)segs) {
+		*owed = due - (s32)segs;
+		return true;
+	}
+	*owed = due;
+	return false;
+}
+
 /* ns per byte of the shaper in Q20: exact enough from 8 kbit/s to 1 Tbit/s */
 #define ABC_NS_SHIFT		20
 /*

@@ -82,6 +82,7 @@ struct abc_params {
 	u32 topk;
 	u32 classic;		/* find classic-ECN flows (needs topk) */
 	u32 ect1;		/* brake ECT(1) by ECT(0), not CE */
+	u32 split_gso;		/* split GSO packets to mark each segment */
 };
 
 struct abc_sched_data {
@@ -107,6 +108,7 @@ struct abc_sched_data {
 	u64 last_deq_ns;
 	bool backlogged;	/* the last dequeue left packets queued */
 	u32 token;		/* Q16 */
+	s32 owed;		/* segments, abc_token_mark_segs() */
 
 	/* statistics (struct tc_abc_xstats) */
 	u64 accelerates;
@@ -244,20 +246,32 @@ static int abc_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
+/* Segments of a packet as the marking sees it: 1 unless kept whole. */
+static u32 abc_segs(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? max_t(u32, skb_shinfo(skb)->gso_segs, 1) : 1;
+}
+
 /*
- * GSO packets are split here: marking is per packet (Alg. 1 counts
- * packets, a CE on a super-packet would brake all its segments) and the
- * shaper spaces packets, not bursts.
+ * By default GSO packets are split here: marking is per packet (Alg. 1
+ * counts packets, a CE on a super-packet brakes all its segments) and the
+ * shaper spaces packets, not bursts.  With split_gso off they stay whole
+ * (up to ABC_GSO_SEGS_MAX segments), marked as one by
+ * abc_token_mark_segs(): a burst of up to 64 KB at the shaper's rate, for
+ * far less work per byte here and at the receiver, whose GRO cannot merge
+ * segments that alternate between accelerate and brake.
  */
 static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
+	struct abc_sched_data *q = qdisc_priv(sch);
 	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
 	struct sk_buff *segs, *nskb;
 	u64 now = ktime_get_ns();
 	int nb = 0, ret;
 
-	if (!skb_is_gso(skb))
+	if (!skb_is_gso(skb) ||
+	    (!q->p.split_gso && abc_segs(skb) <= ABC_GSO_SEGS_MAX))
 		return abc_enqueue_one(skb, sch, to_free, now);
 
 	segs = skb_gso_segment(skb, netif_skb_features(skb) & ~NETIF_F_GSO_MASK);
@@ -386,8 +400,8 @@ static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
 {
 	const struct abc_skb_cb *cb = abc_cb(skb);
 	u64 cr_abc, x_ns = now - cb->enqueue_ns;
+	u32 f, segs = abc_segs(skb);
 	bool accel, shared;
-	u32 f;
 
 	cr_abc = abc_win_rate(&q->win, now, TC_ABC_Q_ABC);
 	if (q->p.bandwidth) {
@@ -402,12 +416,13 @@ static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
 	f = abc_accel_frac(q->target_rate, cr_abc);
 	q->accel_frac = f;
 
-	accel = abc_token_mark(&q->token, f, q->p.token_limit << FP_SHIFT,
-			       cb->ecn != INET_ECN_CE);
+	accel = abc_token_mark_segs(&q->token, &q->owed, f,
+				    q->p.token_limit << FP_SHIFT,
+				    cb->ecn != INET_ECN_CE, segs);
 	if (cb->ecn == INET_ECN_CE)
 		return;
 	if (accel) {
-		q->accelerates++;
+		q->accelerates += segs;
 		return;
 	}
 	/* The header was made writable at enqueue (abc_classify). */
@@ -415,7 +430,7 @@ static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
 		abc_set_ect0(skb);
 	else
 		INET_ECN_set_ce(skb);
-	q->brakes++;
+	q->brakes += segs;
 }
 
 static struct sk_buff *abc_dequeue(struct Qdisc *sch)
@@ -471,6 +486,7 @@ static void abc_reset(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 	q->backlogged = false;
 	q->token = 0;
+	q->owed = 0;
 }
 
 /*
@@ -510,6 +526,7 @@ static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
 	[TCA_ABC_TOPK]		= NLA_POLICY_MAX(NLA_U32, ABC_TOPK_MAX),
 	[TCA_ABC_CLASSIC]	= NLA_POLICY_MAX(NLA_U32, 1),
 	[TCA_ABC_ECT1]		= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_ABC_SPLIT_GSO]	= NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 static void abc_get_u32(const struct nlattr *attr, u32 *dst)
@@ -549,6 +566,7 @@ static int abc_validate(struct nlattr *opt, struct abc_params *p,
 	abc_get_u32(tb[TCA_ABC_TOPK], &p->topk);
 	abc_get_u32(tb[TCA_ABC_CLASSIC], &p->classic);
 	abc_get_u32(tb[TCA_ABC_ECT1], &p->ect1);
+	abc_get_u32(tb[TCA_ABC_SPLIT_GSO], &p->split_gso);
 	return 0;
 }
 
@@ -642,6 +660,7 @@ static int abc_init(struct Qdisc *sch, struct nlattr *opt,
 		.token_limit = ABC_DEF_TOKEN_LIMIT,
 		.topk = ABC_DEF_TOPK,
 		.classic = 1,
+		.split_gso = 1,
 	};
 	u64 now = ktime_get_ns();
 	int err;
@@ -686,7 +705,8 @@ static int abc_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ABC_TOKEN_LIMIT, q->p.token_limit) ||
 	    nla_put_u32(skb, TCA_ABC_TOPK, q->p.topk) ||
 	    nla_put_u32(skb, TCA_ABC_CLASSIC, q->p.classic) ||
-	    nla_put_u32(skb, TCA_ABC_ECT1, q->p.ect1))
+	    nla_put_u32(skb, TCA_ABC_ECT1, q->p.ect1) ||
+	    nla_put_u32(skb, TCA_ABC_SPLIT_GSO, q->p.split_gso))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

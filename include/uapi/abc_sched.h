@@ -34,6 +34,11 @@ enum {
 				 * ECT(0) (the paper's encoding); 0 = by CE.
 				 * ECT(0) packets are braked by CE either way
 				 */
+	TCA_ABC_SPLIT_GSO,	/* u32: 1 (default) = split GSO packets and
+				 * mark each segment; 0 = keep them whole and
+				 * mark each as one; limit and qlen then count
+				 * packets as queued, a GSO packet once
+				 */
 	__TCA_ABC_MAX
 };
 
@@ -50,8 +55,8 @@ enum {
 
 /* TCA_STATS_APP of qdisc kind "abc" */
 struct tc_abc_xstats {
-	__u64	accelerates;	/* packets left ECT (accelerate) */
-	__u64	brakes;		/* packets set to CE (brake) */
+	__u64	accelerates;	/* segments left ECT (accelerate) */
+	__u64	brakes;		/* segments set to CE (brake) */
 	__u64	target_rate;	/* tr of Eq. 1, bytes/s */
 	__u64	capacity;	/* mu: configured or estimated, bytes/s */
 	__u64	dequeue_rate;	/* cr, bytes/s over the window */

@@ -60,13 +60,15 @@ static void explain(void)
 		"               [ eta FRACTION ] [ delta TIME ] [ dt TIME ]\n"
 		"               [ window TIME ] [ tokens N ] [ topk N ]\n"
 		"               [ classic on | off ] [ ect1 on | off ]\n"
+		"               [ split_gso on | off ]\n"
 		"  RATE is tc's rate syntax (e.g. 50mbit, 6MBps; a bare number is bit/s);\n"
 		"  bandwidth 0 or estimate: estimate the capacity, do not shape.\n"
 		"  TIME is tc's time syntax (e.g. 20ms, 1.5s; a bare number is us).\n"
 		"  FRACTION is a decimal, e.g. 0.95.  classic on (the default) finds\n"
 		"  ECN flows that are not ABC and serves them unmarked, with Not-ECT.\n"
 		"  ect1 on brakes an ECT(1) packet by writing ECT(0), the paper's\n"
-		"  encoding (default off: CE).\n"
+		"  encoding (default off: CE).  split_gso off keeps GSO packets\n"
+		"  whole and marks each as one (default on: every segment).\n"
 		"  Omitted options keep the\n"
 		"  kernel's defaults (add) or the current value (change).\n");
 }
@@ -351,9 +353,9 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool has_limit = false, has_bw = false, has_eta = false;
 	bool has_delta = false, has_dt = false, has_window = false;
 	bool has_tokens = false, has_topk = false, has_classic = false;
-	bool has_ect1 = false;
+	bool has_ect1 = false, has_split = false;
 	__u32 limit = 0, eta = 0, delta = 0, dt = 0, window = 0;
-	__u32 tokens = 0, topk = 0, classic = 0, ect1 = 0;
+	__u32 tokens = 0, topk = 0, classic = 0, ect1 = 0, split = 0;
 	struct rtattr *tail;
 	__u64 bw = 0;
 
@@ -372,7 +374,8 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		    strcmp(opt, "eta") && strcmp(opt, "delta") &&
 		    strcmp(opt, "dt") && strcmp(opt, "window") &&
 		    strcmp(opt, "tokens") && strcmp(opt, "topk") &&
-		    strcmp(opt, "classic") && strcmp(opt, "ect1")) {
+		    strcmp(opt, "classic") && strcmp(opt, "ect1") &&
+		    strcmp(opt, "split_gso")) {
 			fprintf(stderr, "abc: unknown option \"%s\"\n", opt);
 			explain();
 			return -1;
@@ -412,9 +415,12 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(opt, "classic") == 0) {
 			err = parse_on_off(opt, *argv, &classic);
 			has_classic = true;
-		} else {
+		} else if (strcmp(opt, "ect1") == 0) {
 			err = parse_on_off(opt, *argv, &ect1);
 			has_ect1 = true;
+		} else {
+			err = parse_on_off(opt, *argv, &split);
+			has_split = true;
 		}
 		if (err) {
 			explain();
@@ -447,6 +453,9 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			  sizeof(classic));
 	if (has_ect1)
 		addattr_l(n, ABC_OPT_MAXLEN, TCA_ABC_ECT1, &ect1, sizeof(ect1));
+	if (has_split)
+		addattr_l(n, ABC_OPT_MAXLEN, TCA_ABC_SPLIT_GSO, &split,
+			  sizeof(split));
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -555,6 +564,10 @@ static int abc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (get_u32_attr(tb, TCA_ABC_ECT1, &v)) {
 		print_bool(PRINT_JSON, "ect1", NULL, v);
 		print_string(PRINT_FP, NULL, "ect1 %s ", v ? "on" : "off");
+	}
+	if (get_u32_attr(tb, TCA_ABC_SPLIT_GSO, &v)) {
+		print_bool(PRINT_JSON, "split_gso", NULL, v);
+		print_string(PRINT_FP, NULL, "split_gso %s ", v ? "on" : "off");
 	}
 	return 0;
 }

@@ -396,6 +396,7 @@ struct abcq {
 	struct abc_law law[2];	/* bandwidth set: whole link, ABC share */
 	u64 period_start;
 	u32 token;
+	s32 owed;
 	bool estimate;
 };
 
@@ -466,7 +467,8 @@ static __cost bool cost_sch_abc_mark(struct abcq *q, u64 tr, u64 cr_abc,
 {
 	u32 f = abc_accel_frac(tr, cr_abc);
 
-	return abc_token_mark(&q->token, f, 5 << FP_SHIFT, !ce);
+	/* one segment a packet: the recorded packets are not GSO */
+	return abc_token_mark_segs(&q->token, &q->owed, f, 5 << FP_SHIFT, !ce, 1);
 }
 
 static size_t run_sch_abc(bool estimate)

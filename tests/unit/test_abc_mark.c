@@ -11,6 +11,10 @@
  *    every f, floor(n f) - 1 <= accelerates <= n f; f = 0 and f = 1; bursts
  *    never longer than the token limit; brakes (CE) never become
  *    accelerates.
+ *  - Alg. 1 for GSO packets marked whole: one segment is Alg. 1 itself;
+ *    the bucket moves as if the packets were split; the accelerated
+ *    segments stay within half a packet of Alg. 1's; the carry is bounded;
+ *    a CE packet stays a brake and changes no carry.
  *  - Rates: the window's dequeue and backlogged rates from 8 kbit/s to
  *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu;
  *    a queue's bytes in the window are zero exactly when its rate is.
@@ -280,6 +284,94 @@ static void test_alg1(void)
 	    "Alg. 1: token never above the limit; a full bucket gives limit - 1 accelerates",
 	    "%u off, longest %u", burst_bad, worst_burst);
 	tap(!ce_bad, "Alg. 1: a brake (CE) is never turned into an accelerate", "%u", ce_bad);
+}
+
+static void test_alg1_segs(void)
+{
+	u32 i, same_bad = 0, bucket_bad = 0, frac_bad = 0, owed_bad = 0;
+	u32 ce_bad = 0, eq_bad = 0;
+	s32 worst = 0;
+
+	/* One segment, random f and marks: the same answers as Alg. 1. */
+	for (i = 0; i < 200; i++) {
+		u32 limit = (2 + (u32)(rnd64() % 30)) << FP_SHIFT, t1 = 0, t2 = 0, k;
+		s32 owed = 0;
+
+		for (k = 0; k < 2000; k++) {
+			u32 f = (u32)(rnd64() % (FP_ONE + 1));
+			bool in = rnd64() % 4 != 0;
+
+			if (abc_token_mark(&t1, f, limit, in) !=
+			    abc_token_mark_segs(&t2, &owed, f, limit, in, 1) ||
+			    t1 != t2 || owed)
+				same_bad++;
+		}
+	}
+	tap(!same_bad, "Alg. 1 whole: one segment is Alg. 1, and nothing is carried",
+	    "%u off", same_bad);
+
+	/*
+	 * Packets of 1..64 segments, random f held for a while, some CE:
+	 * the bucket equals Alg. 1 run per segment, the accelerated segments
+	 * stay within half a packet of Alg. 1's, the carry within
+	 * +-ABC_GSO_SEGS_MAX / 2.
+	 */
+	for (i = 0; i < 200; i++) {
+		u32 limit = (2 + (u32)(rnd64() % 30)) << FP_SHIFT, t1 = 0, t2 = 0;
+		u32 f = 0, k, s;
+		s64 a1 = 0, a2 = 0;
+		s32 owed = 0;
+
+		for (k = 0; k < 3000; k++) {
+			u32 segs = 1 + (u32)(rnd64() % ABC_GSO_SEGS_MAX);
+			bool in = rnd64() % 8 != 0, out;
+			s32 before = owed;
+
+			if (rnd64() % 16 == 0)
+				f = (u32)(rnd64() % (FP_ONE + 1));
+			for (s = 0; s < segs; s++)
+				a1 += abc_token_mark(&t1, f, limit, in);
+			out = abc_token_mark_segs(&t2, &owed, f, limit, in, segs);
+			a2 += out ? segs : 0;
+			if (t1 != t2)
+				bucket_bad++;
+			if (!in && (out || owed != before))
+				ce_bad++;
+			if (a1 - a2 != owed)
+				frac_bad++;
+			if (2 * owed >= ABC_GSO_SEGS_MAX || 2 * owed < -ABC_GSO_SEGS_MAX)
+				owed_bad++;
+			if (owed > worst || -owed > worst)
+				worst = owed < 0 ? -owed : owed;
+		}
+	}
+	tap(!bucket_bad, "Alg. 1 whole: the bucket moves as if the packets were split",
+	    "%u off", bucket_bad);
+	tap(!frac_bad && !owed_bad,
+	    "Alg. 1 whole: accelerated segments = Alg. 1's less the carry, |carry| < 32",
+	    "%u off, %u out of range, largest %d", frac_bad, owed_bad, worst);
+	tap(!ce_bad, "Alg. 1 whole: a CE packet stays a brake and leaves the carry",
+	    "%u", ce_bad);
+
+	/* f = 1/2 with 44-segment packets: they alternate, as segments would. */
+	{
+		u32 limit = 5 << FP_SHIFT, token = 0, acc = 0, k;
+		s32 owed = 0;
+		bool prev = false;
+
+		for (k = 0; k < 1000; k++) {
+			bool out = abc_token_mark_segs(&token, &owed, FP_ONE / 2,
+						       limit, true, 44);
+
+			acc += out;
+			if (k > 2 && out == prev)
+				eq_bad++;
+			prev = out;
+		}
+		tap(!eq_bad && acc >= 499 && acc <= 501,
+		    "Alg. 1 whole: f = 1/2, 44 segments: every other packet accelerates",
+		    "%u accelerated of 1000, %u repeats", acc, eq_bad);
+	}
 }
 
 static void test_rates(void)
@@ -758,6 +850,7 @@ int main(void)
 	test_law();
 	test_eq2();
 	test_alg1();
+	test_alg1_segs();
 	test_rates();
 	test_shaper();
 	test_spacesaving();

@@ -243,7 +243,7 @@ static const char * const names[] = {
 	[TCA_ABC_ETA] = "eta", [TCA_ABC_DELTA] = "delta", [TCA_ABC_DT] = "dt",
 	[TCA_ABC_WINDOW] = "window", [TCA_ABC_TOKEN_LIMIT] = "tokens",
 	[TCA_ABC_TOPK] = "topk", [TCA_ABC_CLASSIC] = "classic",
-	[TCA_ABC_ECT1] = "ect1",
+	[TCA_ABC_ECT1] = "ect1", [TCA_ABC_SPLIT_GSO] = "split_gso",
 };
 
 static const struct good {
@@ -261,6 +261,8 @@ static const struct good {
 	{ TCA_ABC_CLASSIC, "off", 0 },
 	{ TCA_ABC_ECT1, "on", 1 },
 	{ TCA_ABC_ECT1, "off", 0 },
+	{ TCA_ABC_SPLIT_GSO, "on", 1 },
+	{ TCA_ABC_SPLIT_GSO, "off", 0 },
 	{ TCA_ABC_BANDWIDTH, "50mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "50Mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "6250000Bps", 6250000 },
@@ -302,9 +304,11 @@ static const struct good {
 };
 
 static const char opts_all[] =
-	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on";
+	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on "
+	"split_gso off";
 static const char opts_shown[] =
-	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on ";
+	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on "
+	"split_gso off ";
 
 static const char * const bads[] = {
 	/* not a number of the right form */
@@ -314,7 +318,8 @@ static const char * const bads[] = {
 	"delta 5parsecs", "delta -1ms", "delta 1ns", "delta 10 ms",
 	"bandwidth 12furlong", "bandwidth -5mbit", "bandwidth mbit",
 	"bandwidth Estimate", "classic 1", "classic yes", "classic On",
-	"classic", "ect1 1", "ect1 yes", "ect1",
+	"classic", "ect1 1", "ect1 yes", "ect1", "split_gso 0", "split_gso",
+	"split-gso off", "no_split_gso",
 	/* cannot be encoded in the attribute */
 	"limit 4294967296", "topk 99999999999999999999999",
 	"eta 0.1234567", "eta 4294.967296",
@@ -335,7 +340,7 @@ static void test_parse(void)
 	int ok, bad = 0;
 
 	/* Every option at once */
-	ok = parse(opts_all) == 0 && nattrs() == 10;
+	ok = parse(opts_all) == 0 && nattrs() == 11;
 	ok = ok && attr(TCA_ABC_LIMIT, &v) == 4 && v == 500;
 	ok = ok && attr(TCA_ABC_BANDWIDTH, &v) == 8 && v == 6250000;
 	ok = ok && attr(TCA_ABC_ETA, &v) == 4 && v == 900000;
@@ -421,6 +426,7 @@ static void test_show(void)
 		[TCA_ABC_DT] = 25000, [TCA_ABC_WINDOW] = 50000,
 		[TCA_ABC_TOKEN_LIMIT] = 20, [TCA_ABC_TOPK] = 4,
 		[TCA_ABC_CLASSIC] = 0, [TCA_ABC_ECT1] = 1,
+		[TCA_ABC_SPLIT_GSO] = 0,
 	};
 	const char *want = opts_shown;
 	char shown[512];

@@ -133,11 +133,12 @@ suite() {
 
 	# ---- add with every option, shown as given
 	run "$TC" -n $ns qdisc add dev $dev root abc limit 500 bandwidth 50mbit \
-		eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on
+		eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on \
+		split_gso off
 	tap_check "$([ $rc = 0 ] && echo 1)" "$label add with every option" "exit $rc $out1"
 	opts
 	before=$cur
-	want="limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on"
+	want="limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on split_gso off"
 	tap_check "$([ "$before" = "$want" ] && echo 1)" "$label show prints every option as given" "$before"
 
 	# ---- what show prints, fed back to replace, gives the same qdisc
@@ -183,7 +184,8 @@ suite() {
 	# ---- bad syntax: refused by the plugin with a message and the usage
 	bads=("limit x" "limit" "eta abc" "eta -0.5" "eta 0.1234567"
 	      "delta 5parsecs" "dt 1.5us" "window -1ms" "bandwidth 12furlong"
-	      "bandwidth 7bit" "tokens 1e3" "topk 4294967296" "classic yes" "ect1 1" "frobnicate 1")
+	      "bandwidth 7bit" "tokens 1e3" "topk 4294967296" "classic yes" "ect1 1" "split_gso 0"
+	      "frobnicate 1")
 	batch "${bads[@]}"
 	ok_all=1 bad=""
 	count "abc: "
@@ -243,7 +245,8 @@ suite() {
 		.[0].options.delta == 150000 and .[0].options.dt == 25000 and
 		.[0].options.window == 50000 and .[0].options.tokens == 20 and
 		.[0].options.topk == 4 and .[0].options.classic == false and
-		.[0].options.ect1 == true' >/dev/null 2>&1 <<<"$j" && echo 1)" \
+		.[0].options.ect1 == true and
+		.[0].options.split_gso == false' >/dev/null 2>&1 <<<"$j" && echo 1)" \
 		"$label -j: valid, options in bytes/s, us and fractions" "$j"
 	j=$("$TC" -n $ns -j -s qdisc show dev $dev)
 	o=$(nodup <<<"$j")
@@ -262,7 +265,7 @@ suite() {
 	run "$TC" -n $ns qdisc add dev $dev root abc
 	opts
 	ok_all=1
-	for o in limit bandwidth eta delta dt window tokens topk classic ect1; do
+	for o in limit bandwidth eta delta dt window tokens topk classic ect1 split_gso; do
 		val $o
 		[ -n "$v" ] || ok_all=0
 	done
