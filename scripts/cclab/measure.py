@@ -18,7 +18,7 @@ import time
 from .common import Error, log
 from .link import BASE_PORT, BOTTLENECK_DEV, LOSS_DEV, RECEIVER_IP
 from .netns import NETLINK_ROUTE, NETLINK_SOCK_DIAG, TC_H_ROOT, Netlink, listening_ports, \
-    qdisc_stats, tcp_sockets
+    qdisc_stats, run, tcp_sockets
 from .stats import dist_stats, interp, jain, percentile
 from .units import PAYLOAD_RATIO, WIRE_BYTES, num
 
@@ -55,6 +55,18 @@ class Sampler:
             elif q["ifindex"] == self.loss_if:
                 out["loss"] = q
         return out
+
+    def device_counters(self):
+        """The bottleneck device's own count, at the start and end of a run
+        only (it runs ip): a GSO skb counts once there, where the qdisc
+        counts its segments."""
+        proc = run(self.topo.router.cmd(["ip", "-s", "-j", "link", "show", "dev",
+                                         BOTTLENECK_DEV]), check=False)
+        try:
+            return {"bottleneck_dev": {
+                "packets": json.loads(proc.stdout)[0]["stats64"]["tx"]["packets"]}}
+        except (ValueError, LookupError, TypeError):
+            return {}
 
     def launch(self, i, t):
         """Flow i's client is being started at t: nothing of it has arrived.
@@ -498,6 +510,7 @@ def build_result(cfg, args, topo, sampler, baseline, final, t_end, rawdir, tc_js
         return final[stage][key] - baseline[stage][key]
 
     bn = {k: delta("bottleneck", k) for k in ("packets", "bytes", "drops", "overlimits")}
+    bn["skbs"] = delta("bottleneck_dev", "packets")
     arrived = (bn["packets"] or 0) + (bn["drops"] or 0)
     bottleneck = {
         "device": BOTTLENECK_DEV, "qdisc": cfg.qdisc, **bn,

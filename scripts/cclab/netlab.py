@@ -85,7 +85,7 @@ def cmd_run(args):
             tc_proc = topo.popen(topo.router, ["tc", "-force", "-batch", "-"],
                                  stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-        baseline = dict(sampler.counters(), cpu=cpu_ticks())
+        baseline = dict(sampler.counters(), **sampler.device_counters(), cpu=cpu_ticks())
         launched = [False] * nflows
         clients = [None] * nflows
         t0 = time.monotonic()
@@ -134,7 +134,7 @@ def cmd_run(args):
         if events:
             events.stop()
         sampler.sample(t_end, launched, clock)
-        final = dict(sampler.counters(), cpu=cpu_ticks())
+        final = dict(sampler.counters(), **sampler.device_counters(), cpu=cpu_ticks())
         if tc_proc:
             tc_proc.stdin.close()
         time.sleep(0.2)

@@ -7,12 +7,14 @@
 # it sends stretched ACKs) and the senders' root qdisc is fq_codel, the
 # default_qdisc systemd sets.  On the 20 Mbit/s, 40 ms, 1 BDP drop-tail
 # link, CUBIC, ETC, PCC and pad_bbr run one after another in one run,
-# then ABC through sch_abc in a second: each must fill the link as CUBIC
-# does (a floor of 0.8 x CUBIC's goodput; for PCC a TODO, with 0.5 as
-# the hard floor), and ETC and ABC must keep
-# their delay below CUBIC's, which is what they are for.  The super-
-# packets reach ETC's burst timing, PCC's interval accounting, sch_abc's
-# per-packet marks (it splits them) and PAD's rate samples.
+# then ABC through sch_abc in a second, and again with "split_gso off"
+# in a third: each must fill the link as CUBIC does (a floor of 0.8 x
+# CUBIC's goodput; for PCC a TODO, with 0.5 as the hard floor), and ETC
+# and ABC must keep their delay below CUBIC's, which is what they are
+# for.  The super-packets reach ETC's burst timing, PCC's interval
+# accounting, sch_abc's per-packet marks (it splits them by default, and
+# marks them whole with split_gso off: the bottleneck's skbs against the
+# qdisc's segments tell which) and PAD's rate samples.
 #
 # The goodput floors are judged only when CUBIC fills 80 % of the link,
 # so a slow guest skips them instead of failing, and a flow the guest
@@ -27,7 +29,7 @@ OMIT=4
 GAP=3
 RATE=20
 
-tap_plan 9
+tap_plan 14
 
 loaded=()
 load() {
@@ -78,6 +80,8 @@ for i in "${!ccas[@]}"; do
 done
 stack_run stack-tbf --qdisc tbf "${flows[@]}" --duration $((4 * SECS + 3 * GAP))
 stack_run stack-abc --qdisc abc --ecn --flow abc --duration "$SECS"
+stack_run stack-abc-whole --qdisc abc --qdisc-args "split_gso off" --ecn --flow abc \
+	--duration "$SECS"
 
 # The mode is what it claims: super-packets leave the senders and the
 # receiver aggregates.
@@ -95,6 +99,29 @@ done
 m=0 r=0
 netlab_check "$RESULTS/stack-abc" 'm=round(flows[0].goodput_mbps, 2)' 'r=flows[0].rtt.p95'
 ccas+=(abc) mbit+=("$m") p95+=("$r")
+m=0 r=0
+netlab_check "$RESULTS/stack-abc-whole" 'm=round(flows[0].goodput_mbps, 2)' 'r=flows[0].rtt.p95'
+ccas+=("abc (split_gso off)") mbit+=("$m") p95+=("$r")
+
+# Segments the qdisc sent per skb the bottleneck device sent: 1 when
+# sch_abc splits GSO packets, the senders' GSO size when it keeps them.
+segs_per_skb() {
+	jq -r '.bottleneck | if (.skbs // 0) > 0 and (.packets // 0) > 0
+		then "\(.packets / .skbs * 100 | round / 100) \(.packets) segments, \(.skbs) skbs"
+		else "0 no counts" end' "$1/result.json" 2>/dev/null || echo "0 no result"
+}
+read -r ratio detail <<<"$(segs_per_skb "$RESULTS/stack-abc")"
+tap_check "$(fin "$ratio" 0.99 1.01)" "abc: sch_abc splits GSO packets by default" \
+	"$ratio segments per skb: $detail"
+read -r ratio detail <<<"$(segs_per_skb "$RESULTS/stack-abc-whole")"
+tap_check "$(fge "$ratio" 1.3)" "abc: split_gso off keeps GSO packets whole" \
+	"$ratio segments per skb: $detail"
+b=$(jq -r '[.bottleneck.tc[]? | select(.kind == "abc") | .brakes] | first // 0' \
+	"$RESULTS/stack-abc-whole/result.json" 2>/dev/null)
+a=$(jq -r '[.bottleneck.tc[]? | select(.kind == "abc") | .accelerates] | first // 0' \
+	"$RESULTS/stack-abc-whole/result.json" 2>/dev/null)
+tap_check "$([ "${a:-0}" -gt 0 ] && [ "${b:-0}" -gt 0 ] && echo 1)" \
+	"abc: split_gso off still marks accelerates and brakes" "accelerates $a, brakes $b"
 
 # CUBIC is the control: it must fill the link for the floors to mean
 # anything in this guest.
@@ -107,13 +134,15 @@ guest_ok=$(fge "$c_util" 80)
 # rounds settle near 0.9 x CUBIC in this guest, one run in six at 0.80,
 # and one CI rehearsal got 0.70.  Half of CUBIC's catches a broken module.
 floor() { fge "${mbit[$1]}" "$(awk -v c="${mbit[0]}" -v f="$2" 'BEGIN { print f * c }')"; }
-for i in 1 2 3 4; do
+for i in 1 2 3 4 5; do
 	what="${ccas[$i]}: goodput >= 0.8 x cubic's on the stack's defaults"
 	detail="${mbit[$i]} Mbit/s against ${mbit[0]}, RTT p95 ${p95[$i]} ms"
 	whats=("$what")
 	[ "${ccas[$i]}" = pcc ] && whats=("pcc: goodput >= 0.5 x cubic's on the stack's defaults" "$what")
 	if [ "$i" = 4 ]; then
 		stalled=$(short_of_pacing "$RESULTS/stack-abc/result.json" 0 50)
+	elif [ "$i" = 5 ]; then
+		stalled=$(short_of_pacing "$RESULTS/stack-abc-whole/result.json" 0 50)
 	else
 		stalled=$(short_of_pacing "$RESULTS/stack-tbf/result.json" "$i" 50)
 	fi
@@ -132,7 +161,7 @@ for i in 1 2 3 4; do
 	fi
 done
 
-for i in 1 4; do
+for i in 1 4 5; do
 	tap_check "$([ "$(fle "${p95[$i]}" 0)" = 0 ] && fle "${p95[$i]}" "${p95[0]}")" \
 		"${ccas[$i]}: RTT p95 at most cubic's on the stack's defaults" \
 		"${p95[$i]} ms against ${p95[0]} ms"
