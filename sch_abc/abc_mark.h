@@ -205,39 +205,50 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
 /* A GSO packet of more segments than this is split to be marked. */
 #define ABC_GSO_SEGS_MAX	64
 
+/* Longest run of one mark abc_token_mark_segs() may hold, in segments. */
+#define ABC_RUN_SEGS_MAX	64
+
 /**
  * abc_token_mark_segs() - Alg. 1 for a packet of @segs segments marked whole.
  * @token: the bucket, as for abc_token_mark()
  * @owed: accelerates owed (> 0) or given ahead (< 0), in segments; starts
- *	at 0 and stays within +-ABC_GSO_SEGS_MAX / 2
+ *	at 0, and stays within +-(ABC_GSO_SEGS_MAX / 2 + @run)
+ * @last: the last mark given was accelerate
  * @f: accelerate fraction, Q16
  * @limit: tokenLimit in Q16
  * @accel: the packet arrived marked accelerate
  * @segs: segments in the packet, 1..ABC_GSO_SEGS_MAX
+ * @run: segments by which the carry may pass the even split before the
+ *	mark changes, 0..ABC_RUN_SEGS_MAX; 0 alternates as Alg. 1 does
  *
  * The bucket runs Alg. 1 for every segment, so it moves exactly as if the
  * packet had been split.  The packet stays accelerate when the accelerates
- * owed (carried over plus this packet's) reach half its segments; the
- * difference is carried, so over many packets the accelerated segments
- * follow Alg. 1 to within half a packet.  With @segs = 1 and @owed = 0 this
- * is abc_token_mark(), and @owed stays 0.
+ * owed (carried over plus this packet's) reach half its segments, less
+ * @run after an accelerate and plus @run after a brake; the difference is
+ * carried, so over many packets the accelerated segments follow Alg. 1 to
+ * within half a packet plus @run, and marks come in runs instead of
+ * alternating: at f = 1/2, of 4 x @run segments plus a packet.  With @segs = 1, @run = 0 and @owed = 0
+ * this is abc_token_mark(), and @owed stays 0.
  *
  * Return: true to keep accelerate, false to mark brake (or leave a brake).
  */
-static inline bool abc_token_mark_segs(u32 *token, s32 *owed, u32 f,
-				       u32 limit, bool accel, u32 segs)
+static inline bool abc_token_mark_segs(u32 *token, s32 *owed, bool *last,
+				       u32 f, u32 limit, bool accel,
+				       u32 segs, u32 run)
 {
-	s32 due = *owed;
+	s32 due = *owed, need = (s32)segs;
 	u32 i;
 
 	for (i = 0; i < segs; i++)
 		due += abc_token_mark(token, f, limit, accel);
-	if (accel && 2 * due >= (s32)segs) {
-		*owed = due - (s32)segs;
-		return true;
-	}
 	*owed = due;
-	return false;
+	if (!accel)
+		return false;
+	need += *last ? -2 * (s32)run : 2 * (s32)run;
+	*last = 2 * due >= need;
+	if (*last)
+		*owed = due - (s32)segs;
+	return *last;
 }
 
 /* ns per byte of the shaper in Q20: exact enough from 8 kbit/s to 1 Tbit/s */

@@ -61,6 +61,8 @@
 #define ABC_ETA_MIN		100000		/* ppm: 0.1 */
 #define ABC_TOKEN_LIMIT_MIN	2		/* Alg. 1 needs token > 1 */
 #define ABC_TOKEN_LIMIT_MAX	1000
+/* a full-sized Ethernet frame, for mu in packets (abc_set_run()) */
+#define ABC_RUN_WIRE_BYTES	1514
 
 /* How often the queue weights are recomputed from the top-K tables. */
 #define ABC_WEIGHT_PERIOD_NS	(100 * NSEC_PER_MSEC)
@@ -109,6 +111,8 @@ struct abc_sched_data {
 	bool backlogged;	/* the last dequeue left packets queued */
 	u32 token;		/* Q16 */
 	s32 owed;		/* segments, abc_token_mark_segs() */
+	bool last_accel;	/* the last mark, abc_token_mark_segs() */
+	u32 run_segs;		/* its run, abc_set_run() */
 
 	/* statistics (struct tc_abc_xstats) */
 	u64 accelerates;
@@ -297,6 +301,20 @@ static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
+ * With split_gso off, marks come in runs of about 1 ms of the link at
+ * f = 1/2 (abc_token_mark_segs(), a run of a quarter of that): alternating
+ * marks would keep the receiver's GRO from merging a flow's packets, and
+ * the sender, clocked by an ACK per packet, from building GSO packets of
+ * more than two segments.
+ */
+static void abc_set_run(struct abc_sched_data *q, u64 mu)
+{
+	u64 run = div_u64(mu, 4 * ABC_RUN_WIRE_BYTES * MSEC_PER_SEC);
+
+	q->run_segs = q->p.split_gso ? 0 : (u32)min_t(u64, run, ABC_RUN_SEGS_MAX);
+}
+
+/*
  * Eq. 1 at the configured bandwidth depends on the parameters and the
  * weights only: computed when they change, not per packet.
  */
@@ -307,6 +325,7 @@ static void abc_refresh_laws(struct abc_sched_data *q)
 	abc_law_set(&q->law[0], bw, q->p.eta, q->p.delta_us, q->p.dt_us);
 	abc_law_set(&q->law[1], div_u64(bw * q->weight[TC_ABC_Q_ABC], ABC_PPM),
 		    q->p.eta, q->p.delta_us, q->p.dt_us);
+	abc_set_run(q, bw ? bw : q->capacity);
 }
 
 /*
@@ -416,9 +435,9 @@ static void abc_mark(struct abc_sched_data *q, struct sk_buff *skb, u64 now)
 	f = abc_accel_frac(q->target_rate, cr_abc);
 	q->accel_frac = f;
 
-	accel = abc_token_mark_segs(&q->token, &q->owed, f,
+	accel = abc_token_mark_segs(&q->token, &q->owed, &q->last_accel, f,
 				    q->p.token_limit << FP_SHIFT,
-				    cb->ecn != INET_ECN_CE, segs);
+				    cb->ecn != INET_ECN_CE, segs, q->run_segs);
 	if (cb->ecn == INET_ECN_CE)
 		return;
 	if (accel) {

@@ -397,6 +397,7 @@ struct abcq {
 	u64 period_start;
 	u32 token;
 	s32 owed;
+	bool last;
 	bool estimate;
 };
 
@@ -468,7 +469,8 @@ static __cost bool cost_sch_abc_mark(struct abcq *q, u64 tr, u64 cr_abc,
 	u32 f = abc_accel_frac(tr, cr_abc);
 
 	/* one segment a packet: the recorded packets are not GSO */
-	return abc_token_mark_segs(&q->token, &q->owed, f, 5 << FP_SHIFT, !ce, 1);
+	return abc_token_mark_segs(&q->token, &q->owed, &q->last, f, 5 << FP_SHIFT,
+				   !ce, 1, 0);
 }
 
 static size_t run_sch_abc(bool estimate)

@@ -13,8 +13,9 @@
  *    accelerates.
  *  - Alg. 1 for GSO packets marked whole: one segment is Alg. 1 itself;
  *    the bucket moves as if the packets were split; the accelerated
- *    segments stay within half a packet of Alg. 1's; the carry is bounded;
- *    a CE packet stays a brake and changes no carry.
+ *    segments stay within half a packet (plus the run) of Alg. 1's; the
+ *    carry is bounded; a CE packet stays a brake and changes no carry;
+ *    with a run, marks at f = 1/2 come in runs of four times its length.
  *  - Rates: the window's dequeue and backlogged rates from 8 kbit/s to
  *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu;
  *    a queue's bytes in the window are zero exactly when its rate is.
@@ -295,6 +296,7 @@ static void test_alg1_segs(void)
 	/* One segment, random f and marks: the same answers as Alg. 1. */
 	for (i = 0; i < 200; i++) {
 		u32 limit = (2 + (u32)(rnd64() % 30)) << FP_SHIFT, t1 = 0, t2 = 0, k;
+		bool last = rnd64() % 2;
 		s32 owed = 0;
 
 		for (k = 0; k < 2000; k++) {
@@ -302,7 +304,7 @@ static void test_alg1_segs(void)
 			bool in = rnd64() % 4 != 0;
 
 			if (abc_token_mark(&t1, f, limit, in) !=
-			    abc_token_mark_segs(&t2, &owed, f, limit, in, 1) ||
+			    abc_token_mark_segs(&t2, &owed, &last, f, limit, in, 1, 0) ||
 			    t1 != t2 || owed)
 				same_bad++;
 		}
@@ -311,16 +313,17 @@ static void test_alg1_segs(void)
 	    "%u off", same_bad);
 
 	/*
-	 * Packets of 1..64 segments, random f held for a while, some CE:
-	 * the bucket equals Alg. 1 run per segment, the accelerated segments
-	 * stay within half a packet of Alg. 1's, the carry within
-	 * +-ABC_GSO_SEGS_MAX / 2.
+	 * Packets of 1..64 segments, random f held for a while, some CE,
+	 * runs of 0..64: the bucket equals Alg. 1 run per segment, the
+	 * accelerated segments are Alg. 1's less the carry, and the carry
+	 * stays within +-(ABC_GSO_SEGS_MAX / 2 + run).
 	 */
-	for (i = 0; i < 200; i++) {
+	for (i = 0; i < 400; i++) {
 		u32 limit = (2 + (u32)(rnd64() % 30)) << FP_SHIFT, t1 = 0, t2 = 0;
-		u32 f = 0, k, s;
+		u32 f = 0, k, s, run = i < 200 ? 0 : (u32)(rnd64() % (ABC_RUN_SEGS_MAX + 1));
+		s32 owed = 0, bound = ABC_GSO_SEGS_MAX / 2 + (s32)run;
 		s64 a1 = 0, a2 = 0;
-		s32 owed = 0;
+		bool last = false;
 
 		for (k = 0; k < 3000; k++) {
 			u32 segs = 1 + (u32)(rnd64() % ABC_GSO_SEGS_MAX);
@@ -331,7 +334,7 @@ static void test_alg1_segs(void)
 				f = (u32)(rnd64() % (FP_ONE + 1));
 			for (s = 0; s < segs; s++)
 				a1 += abc_token_mark(&t1, f, limit, in);
-			out = abc_token_mark_segs(&t2, &owed, f, limit, in, segs);
+			out = abc_token_mark_segs(&t2, &owed, &last, f, limit, in, segs, run);
 			a2 += out ? segs : 0;
 			if (t1 != t2)
 				bucket_bad++;
@@ -339,7 +342,7 @@ static void test_alg1_segs(void)
 				ce_bad++;
 			if (a1 - a2 != owed)
 				frac_bad++;
-			if (2 * owed >= ABC_GSO_SEGS_MAX || 2 * owed < -ABC_GSO_SEGS_MAX)
+			if (owed > bound || owed < -bound)
 				owed_bad++;
 			if (owed > worst || -owed > worst)
 				worst = owed < 0 ? -owed : owed;
@@ -348,7 +351,7 @@ static void test_alg1_segs(void)
 	tap(!bucket_bad, "Alg. 1 whole: the bucket moves as if the packets were split",
 	    "%u off", bucket_bad);
 	tap(!frac_bad && !owed_bad,
-	    "Alg. 1 whole: accelerated segments = Alg. 1's less the carry, |carry| < 32",
+	    "Alg. 1 whole: accelerated segments = Alg. 1's less the carry, |carry| <= 32 + run",
 	    "%u off, %u out of range, largest %d", frac_bad, owed_bad, worst);
 	tap(!ce_bad, "Alg. 1 whole: a CE packet stays a brake and leaves the carry",
 	    "%u", ce_bad);
@@ -356,12 +359,12 @@ static void test_alg1_segs(void)
 	/* f = 1/2 with 44-segment packets: they alternate, as segments would. */
 	{
 		u32 limit = 5 << FP_SHIFT, token = 0, acc = 0, k;
+		bool prev = false, last = false;
 		s32 owed = 0;
-		bool prev = false;
 
 		for (k = 0; k < 1000; k++) {
-			bool out = abc_token_mark_segs(&token, &owed, FP_ONE / 2,
-						       limit, true, 44);
+			bool out = abc_token_mark_segs(&token, &owed, &last, FP_ONE / 2,
+						       limit, true, 44, 0);
 
 			acc += out;
 			if (k > 2 && out == prev)
@@ -371,6 +374,33 @@ static void test_alg1_segs(void)
 		tap(!eq_bad && acc >= 499 && acc <= 501,
 		    "Alg. 1 whole: f = 1/2, 44 segments: every other packet accelerates",
 		    "%u accelerated of 1000, %u repeats", acc, eq_bad);
+	}
+
+	/* f = 1/2, 2-segment packets, a run of 16: runs of 64 segments (+ 2 packets). */
+	{
+		u32 limit = 5 << FP_SHIFT, token = 0, acc = 0, k, len = 0, runs = 0;
+		u32 shortest = ~0U, longest = 0;
+		bool prev = false, last = false;
+		s32 owed = 0;
+
+		for (k = 0; k < 10000; k++) {
+			bool out = abc_token_mark_segs(&token, &owed, &last, FP_ONE / 2,
+						       limit, true, 2, 16);
+
+			acc += out;
+			if (k && out != prev) {
+				if (runs++) {
+					shortest = len < shortest ? len : shortest;
+					longest = len > longest ? len : longest;
+				}
+				len = 0;
+			}
+			len++;
+			prev = out;
+		}
+		tap(acc >= 4980 && acc <= 5020 && shortest >= 32 && longest <= 34,
+		    "Alg. 1 whole: f = 1/2, run 16: the same share in runs of 4 x 16 segments",
+		    "%u accelerated of 10000, runs %u..%u", acc, shortest, longest);
 	}
 }
 
