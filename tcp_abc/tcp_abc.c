@@ -41,7 +41,11 @@
  *  - no pacing: ABC is ACK-clocked (an accelerate sends two packets, a
  *    brake none), which sch_abc's Eq. 2 assumes.  A pacer that falls
  *    behind (late timers) would also lower in-flight, and with it the
- *    2 x in-flight cap, and so the window, in a downward spiral.
+ *    2 x in-flight cap, and so the window, in a downward spiral.  The
+ *    stack does not update sk_pacing_rate for a cong_control, so this
+ *    module does, once a round, as the stack would for any window-based
+ *    CCA (abc_pacing_rate()): TSO sizing and TCP small queues read it, and
+ *    fq paces every socket by it.
  *  - w_nonabc is CUBIC (RFC 9438), timed by tcp_mstamp and srtt.
  *  - a peer that did not negotiate ECN gets w_nonabc alone (CUBIC), a
  *    mode keyed on RFC 3168 ECN (cc_ecn_rfc3168()), and Not-ECT packets
@@ -260,6 +264,30 @@ static void abc_brakes(struct sock *sk, struct abc_ack *a, u32 in_flight)
 	a->ce = ce == a->pkts ? a->acked : min_t(u64, (u64)ce * a->mss, a->acked);
 }
 
+/*
+ * What tcp_update_pacing_rate() sets for a CCA without cong_control:
+ * the tcp_pacing_ss_ratio (200 %) or tcp_pacing_ca_ratio (120 %) of
+ * cwnd x mss / srtt.  Left alone, sk_pacing_rate keeps the value from the
+ * handshake (2 x the initial window over its RTT): GSO packets of two
+ * segments and a TSQ limit of two of them, and under fq a hard cap.
+ */
+static void abc_pacing_rate(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct net *net = sock_net(sk);
+	u64 rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3);
+	u32 cwnd = tcp_snd_cwnd(tp);
+
+	if (!tp->srtt_us)
+		return;
+	if (cwnd < tp->snd_ssthresh / 2)
+		rate *= READ_ONCE(net->ipv4.sysctl_tcp_pacing_ss_ratio);
+	else
+		rate *= READ_ONCE(net->ipv4.sysctl_tcp_pacing_ca_ratio);
+	rate *= max(cwnd, tp->packets_out);
+	cc_set_pacing_rate(sk, div_u64(rate, tp->srtt_us));
+}
+
 static void abc_main(struct sock *sk, u32 ack, int flag,
 		     const struct rate_sample *rs)
 {
@@ -301,6 +329,8 @@ static void abc_main(struct sock *sk, u32 ack, int flag,
 	if (state == TCP_CA_Recovery && a.pkts)
 		cwnd = max(cwnd, tcp_packets_in_flight(tp) + 1);
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
+	if (a.round_start)
+		abc_pacing_rate(sk);
 
 	if (ev != ABC_EV_NONE)
 		abc_trace(sk, ev, a.acked, a.inflight);

@@ -7,8 +7,11 @@
 # it sends stretched ACKs) and the senders' root qdisc is fq_codel, the
 # default_qdisc systemd sets.  On the 20 Mbit/s, 40 ms, 1 BDP drop-tail
 # link, CUBIC, ETC, PCC and pad_bbr run one after another in one run,
-# then ABC through sch_abc in a second, and again with "split_gso off"
-# in a third: each must fill the link as CUBIC does (a floor of 0.8 x
+# then ABC through sch_abc in a second, again with "split_gso off" in a
+# third, and with fq instead of fq_codel on its sender in a fourth (fq
+# paces every socket at its sk_pacing_rate, which tcp_abc must keep up to
+# date itself, having a cong_control): each must fill the link as CUBIC
+# does (a floor of 0.8 x
 # CUBIC's goodput; for PCC a TODO, with 0.5 as the hard floor), and ETC
 # and ABC must keep their delay below CUBIC's, which is what they are
 # for.  The super-packets reach ETC's burst timing, PCC's interval
@@ -20,6 +23,8 @@
 # so a slow guest skips them instead of failing, and a flow the guest
 # did not send as fast as the CCA paced it (short_of_pacing in lib.sh)
 # is skipped with its numbers.
+#
+# vm-timeout: 420
 . "$(dirname "$0")/lib.sh"
 require_root
 require_tools iperf3 tc jq
@@ -29,7 +34,7 @@ OMIT=4
 GAP=3
 RATE=20
 
-tap_plan 14
+tap_plan 16
 
 loaded=()
 load() {
@@ -82,6 +87,8 @@ stack_run stack-tbf --qdisc tbf "${flows[@]}" --duration $((4 * SECS + 3 * GAP))
 stack_run stack-abc --qdisc abc --ecn --flow abc --duration "$SECS"
 stack_run stack-abc-whole --qdisc abc --qdisc-args "split_gso off" --ecn --flow abc \
 	--duration "$SECS"
+# the last --sender-qdisc wins
+stack_run stack-abc-fq --qdisc abc --ecn --flow abc --duration "$SECS" --sender-qdisc fq
 
 # The mode is what it claims: super-packets leave the senders and the
 # receiver aggregates.
@@ -102,6 +109,9 @@ ccas+=(abc) mbit+=("$m") p95+=("$r")
 m=0 r=0
 netlab_check "$RESULTS/stack-abc-whole" 'm=round(flows[0].goodput_mbps, 2)' 'r=flows[0].rtt.p95'
 ccas+=("abc (split_gso off)") mbit+=("$m") p95+=("$r")
+m=0 r=0
+netlab_check "$RESULTS/stack-abc-fq" 'm=round(flows[0].goodput_mbps, 2)' 'r=flows[0].rtt.p95'
+ccas+=("abc (fq on the sender)") mbit+=("$m") p95+=("$r")
 
 # Segments the qdisc sent per skb the bottleneck device sent: 1 when
 # sch_abc splits GSO packets, the senders' GSO size when it keeps them.
@@ -134,18 +144,16 @@ guest_ok=$(fge "$c_util" 80)
 # rounds settle near 0.9 x CUBIC in this guest, one run in six at 0.80,
 # and one CI rehearsal got 0.70.  Half of CUBIC's catches a broken module.
 floor() { fge "${mbit[$1]}" "$(awk -v c="${mbit[0]}" -v f="$2" 'BEGIN { print f * c }')"; }
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6; do
 	what="${ccas[$i]}: goodput >= 0.8 x cubic's on the stack's defaults"
 	detail="${mbit[$i]} Mbit/s against ${mbit[0]}, RTT p95 ${p95[$i]} ms"
 	whats=("$what")
 	[ "${ccas[$i]}" = pcc ] && whats=("pcc: goodput >= 0.5 x cubic's on the stack's defaults" "$what")
-	if [ "$i" = 4 ]; then
-		stalled=$(short_of_pacing "$RESULTS/stack-abc/result.json" 0 50)
-	elif [ "$i" = 5 ]; then
-		stalled=$(short_of_pacing "$RESULTS/stack-abc-whole/result.json" 0 50)
-	else
-		stalled=$(short_of_pacing "$RESULTS/stack-tbf/result.json" "$i" 50)
-	fi
+	# ABC is not paced: its sk_pacing_rate is the stack's 2 x cwnd / srtt,
+	# which it never reaches, so short_of_pacing does not apply to it (nor
+	# to CUBIC); guest_ok below guards both.
+	stalled=
+	[ "$i" -lt 4 ] && stalled=$(short_of_pacing "$RESULTS/stack-tbf/result.json" "$i" 50)
 	if [ -n "$stalled" ]; then
 		for w in "${whats[@]}"; do tap_skip "$w" "guest stalled: $stalled ($detail)"; done
 	elif [ "$guest_ok" != 1 ]; then
@@ -161,7 +169,7 @@ for i in 1 2 3 4 5; do
 	fi
 done
 
-for i in 1 4 5; do
+for i in 1 4 5 6; do
 	tap_check "$([ "$(fle "${p95[$i]}" 0)" = 0 ] && fle "${p95[$i]}" "${p95[0]}")" \
 		"${ccas[$i]}: RTT p95 at most cubic's on the stack's defaults" \
 		"${p95[$i]} ms against ${p95[0]} ms"
