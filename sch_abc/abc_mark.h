@@ -227,8 +227,9 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
  * @run after an accelerate and plus @run after a brake; the difference is
  * carried, so over many packets the accelerated segments follow Alg. 1 to
  * within half a packet plus @run, and marks come in runs instead of
- * alternating: at f = 1/2, of 4 x @run segments plus a packet.  With @segs = 1, @run = 0 and @owed = 0
- * this is abc_token_mark(), and @owed stays 0.
+ * alternating: at f = 1/2, of 4 x @run segments plus a packet.  With
+ * @segs = 1, @run = 0 and @owed = 0 this is abc_token_mark(), and @owed
+ * stays 0.
  *
  * Return: true to keep accelerate, false to mark brake (or leave a brake).
  */
