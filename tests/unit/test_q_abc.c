@@ -304,11 +304,9 @@ static const struct good {
 };
 
 static const char opts_all[] =
-	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on "
-	"split_gso off";
+	"limit 500 bandwidth 50mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on split_gso off";
 static const char opts_shown[] =
-	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on "
-	"split_gso off ";
+	"limit 500 bandwidth 50Mbit eta 0.9 delta 150ms dt 25ms window 50ms tokens 20 topk 4 classic off ect1 on split_gso off ";
 
 static const char * const bads[] = {
 	/* not a number of the right form */
