@@ -34,6 +34,15 @@
 #define PCC_MI_MIN_PKTS		10
 #define PCC_MI_RTT_LO		111411U		/* 1.7 in Q16 */
 #define PCC_MI_RTT_SPAN		32768U		/* 0.5 in Q16 */
+/*
+ * ... and at least PCC_MI_DEV_K RTT deviations, up to PCC_MI_DEV_MAX_US:
+ * on a short path whose RTT noise is large against its RTT (a busy host,
+ * a VM) an MI of two RTTs sees a gradient of noise alone.  The bound only
+ * binds below an RTT of 17.6 ms (Documentation/tcp_pcc.rst, "A short,
+ * noisy path").
+ */
+#define PCC_MI_DEV_K		100
+#define PCC_MI_DEV_MAX_US	30000U
 
 /* Loss-rate cut-off of the utility: Sigmoid_alpha(L - 0.05), sec. 2.2 */
 #define PCC_LOSS_CUTOFF_INV	20		/* 1 / 0.05 */
@@ -128,6 +137,8 @@ enum pcc_utility_kind {
  * standing queue").
  */
 #define PCC_VIV_QUEUE_RTT	32768		/* 0.5 in Q16 */
+/* ... and at least this much above it: less is a host's noise */
+#define PCC_VIV_QUEUE_MIN_US	2000
 #define PCC_VIV_QUEUE_LOSS	25
 #define PCC_VIV_QUEUE_LOSS_RTT	8192		/* 0.125 in Q16 */
 #define PCC_VIV_QUEUE_MD	9830		/* 0.15 in Q16 */
@@ -344,14 +355,23 @@ static inline s64 pcc_mi_utility(const struct pcc_params *p,
 			   r->rtt_us, r->prev_rtt_us);
 }
 
-/* Duration of an MI: max(10 packets at @rate, [1.7, 2.2] x @rtt_us). */
-static inline u32 pcc_mi_duration(u32 rate, u32 mss, u32 rtt_us, u32 rnd)
+/*
+ * Duration of an MI: max(10 packets at @rate, [1.7, 2.2] x @rtt_us,
+ * PCC_MI_DEV_K x @rtt_dev_us up to PCC_MI_DEV_MAX_US).
+ */
+static inline u32 pcc_mi_duration(u32 rate, u32 mss, u32 rtt_us,
+				  u32 rtt_dev_us, u32 rnd)
 {
 	u64 pkts = div_u64((u64)PCC_MI_MIN_PKTS * mss * USEC_PER_SEC,
 			   rate ? rate : 1);
 	u32 frac = PCC_MI_RTT_LO + (u32)(((u64)rnd * PCC_MI_RTT_SPAN) >> 32);
 	u64 rtt = ((u64)rtt_us * frac) >> FP_SHIFT;
 	u64 d = pkts > rtt ? pkts : rtt;
+	u64 noise = min_t(u64, (u64)rtt_dev_us * PCC_MI_DEV_K,
+			  PCC_MI_DEV_MAX_US);
+
+	if (d < noise)
+		d = noise;
 
 	if (d > PCC_MI_MAX_US)
 		d = PCC_MI_MAX_US;
@@ -757,10 +777,12 @@ static inline bool pcc_mi_rtt_above(const struct pcc_result *r, u32 above)
  * Did an MI stand behind a queue: its mean RTT PCC_VIV_QUEUE_RTT above
  * the path's minimum, or a loss past 1/PCC_VIV_QUEUE_LOSS beyond chance
  * with the RTT PCC_VIV_QUEUE_LOSS_RTT above it (a buffer overflowing,
- * not random loss)?
+ * not random loss)?  Either way by PCC_VIV_QUEUE_MIN_US at least.
  */
 static inline bool pcc_mi_queued(const struct pcc_result *r)
 {
+	if (r->rtt_us < (u64)r->min_rtt_us + PCC_VIV_QUEUE_MIN_US)
+		return false;
 	if (pcc_mi_rtt_above(r, PCC_VIV_QUEUE_RTT))
 		return true;
 	return pcc_mi_rtt_above(r, PCC_VIV_QUEUE_LOSS_RTT) &&
@@ -1129,14 +1151,33 @@ static inline void pcc_ctl_idle(struct pcc_ctl *c, const struct pcc_params *p,
 }
 
 /**
+ * pcc_mon_paused() - Did the sender pause long enough to void the open MI?
+ * @m: monitor
+ * @pause_us: time since the last send, at least
+ *
+ * For a send with nothing in flight.  A paced flow whose gap between
+ * packets exceeds the RTT (a low rate on a short path) empties the pipe
+ * before every send: that is the rate the MI asked for, not idling, and
+ * dropping the MIs each time would leave the controller measuring
+ * nothing (Documentation/tcp_pcc.rst, "A short, noisy path").  A pause
+ * as long as the MI being sent is idling.
+ *
+ * Return: true when the caller must drop the MIs (pcc_on_idle_restart()).
+ */
+static inline bool pcc_mon_paused(const struct pcc_mon *m, u32 pause_us)
+{
+	return !m->cur.open || pause_us >= m->cur.end - m->cur.start;
+}
+
+/**
  * pcc_on_idle_restart() - Restart measuring after the sender was idle.
  * @c: controller
  * @m: monitor
  * @p: parameters
  * @rnd: random bits, for the order of the next trials
  *
- * For a send with nothing in flight (CA_EVENT_TX_START), or when
- * pcc_mon_stale() says so.  Drops the MIs in flight, which measured the
+ * For a send after a pause (CA_EVENT_TX_START and pcc_mon_paused()), or
+ * when pcc_mon_stale() says so.  Drops the MIs in flight, which measured the
  * pause, and keeps the learned rate (pcc_ctl_idle()).  The caller then
  * starts an MI with pcc_ctl_next() and pcc_mon_next(), as pcc_mon_due()
  * asks.

@@ -202,7 +202,8 @@ static void pcc_start_mi(struct sock *sk, struct pcc *pc,
 
 	pcc_bounds(sk, &lo, &hi);
 	rate = pcc_ctl_next(&pc->ctl, p, lo, hi, &tag);
-	dur = pcc_mi_duration(rate, tp->mss_cache, srtt, get_random_u32());
+	dur = pcc_mi_duration(rate, tp->mss_cache, srtt, tp->mdev_us >> 2,
+			      get_random_u32());
 	if (realign)
 		pcc_mon_realign(&pc->mon, now, dur, rate, tag);
 	else
@@ -230,7 +231,7 @@ static void pcc_init(struct sock *sk)
 				    lo, hi));
 	rate = pcc_ctl_next(&pc->ctl, &p, lo, hi, &tag);
 	dur = pcc_mi_duration(rate, tp->mss_cache, pcc_srtt_us(tp),
-			      get_random_u32());
+			      tp->mdev_us >> 2, get_random_u32());
 	pcc_mon_init(&pc->mon, now, dur, rate, tag);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
@@ -307,8 +308,23 @@ static void pcc_set_state(struct sock *sk, u8 new_state)
 }
 
 /*
+ * The time since the last send, at least, in us: lsndtime is in jiffies and
+ * not yet updated for this send.  Anything past the longest MI is U32_MAX,
+ * so that jiffies_to_usecs() cannot wrap.
+ */
+static u32 pcc_pause_us(const struct tcp_sock *tp)
+{
+	u32 j = tcp_jiffies32 - tp->lsndtime;
+
+	if (j > usecs_to_jiffies(PCC_MI_MAX_US))
+		return U32_MAX;
+	return j ? jiffies_to_usecs(j - 1) : 0;
+}
+
+/*
  * First send with nothing in flight: after idle, a zero window or an RTO,
- * and at the start.  The open MIs measured the pause; drop them, keep the
+ * at the start, and between the packets of a flow paced slower than its
+ * RTT.  After a pause the open MIs measured it; drop them, keep the
  * learned rate and start measuring afresh (pcc_on_idle_restart()).
  */
 static void pcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -322,6 +338,8 @@ static void pcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		pcc_init(sk);
 		return;
 	}
+	if (!pcc_mon_paused(&pc->mon, pcc_pause_us(tcp_sk(sk))))
+		return;
 	pcc_read_params(&p);
 	pcc_on_idle_restart(&pc->ctl, &pc->mon, &p, get_random_u32());
 	pcc_start_mi(sk, pc, &p, (u32)tcp_sk(sk)->tcp_mstamp, false);

@@ -204,7 +204,8 @@ static __cost void cost_pcc_start_mi(struct pcc *pc, const struct pcc_params *p,
 	u8 tag;
 
 	rate = pcc_ctl_next(&pc->ctl, p, lo, hi, &tag);
-	dur = pcc_mi_duration(rate, MSS, srtt, r);
+	/* the recorded ACKs carry no RTT deviation: 0, as the glue's at start */
+	dur = pcc_mi_duration(rate, MSS, srtt, 0, r);
 	if (realign)
 		pcc_mon_realign(&pc->mon, now, dur, rate, tag);
 	else
@@ -239,7 +240,7 @@ static size_t run_pcc(void)
 		     pcc_clamp_rate(div_u64(10ULL * MSS * USEC_PER_SEC, srtt),
 				    lo, PCC_RATE_MAX));
 	rate = pcc_ctl_next(&pc.ctl, &p, lo, PCC_RATE_MAX, &tag);
-	dur = pcc_mi_duration(rate, MSS, srtt, rnd());
+	dur = pcc_mi_duration(rate, MSS, srtt, 0, rnd());
 	pcc_mon_init(&pc.mon, 0, dur, rate, tag);
 	CALLGRIND_START_INSTRUMENTATION;
 	for (i = 0; i < nrecs; i++) {

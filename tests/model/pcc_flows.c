@@ -15,6 +15,9 @@
  *   EPS, EMAX	eps_min and eps_max in Q16 (655 = 0.01, 3277 = 0.05)
  *   J=F	every inter-packet gap jittered uniformly by +-F (pacing)
  *   RJ=S	every ACK delayed by up to S s more, in order (ACK path)
+ *   ST=N,D	host stalls: N a second (Poisson), each U(0, D) s long, in
+ *		which no ACK is processed (released at the stall's end, in
+ *		order): a vCPU the host does not run, as under TCG
  *   SN=F	each MI sent at its rate x (1 - U(0, F)): a sender that
  *		does not hold its pacing rate, as the TCG guest (0.3 there)
  *   SG=F	each MI sent at its rate x (1 + N(0, F)), at most the rate
@@ -62,8 +65,11 @@
 /* goodput bins, s: netlab's sampling interval */
 #define BIN	0.5
 #define MAXTR	1000
-/* V=I: time, flow, MI tag and rate, delivered, lost, utility -> state, base, eps */
-#define TRACE_FMT "%.3f f%d tag %u r %u del %llu lost %llu g %d u %lld -> st %u b %u e %u%s\n"
+/*
+ * V=I: time, flow, MI tag and rate, delivered, lost, utility -> state,
+ * base, eps; mean RTT and RTT deviation, us
+ */
+#define TRACE_FMT "%.3f f%d tag %u r %u del %llu lost %llu g %d u %lld -> st %u b %u e %u%s rtt %u dev %u\n"
 
 struct pkt {
 	double sendt, ackt;
@@ -91,6 +97,8 @@ struct model {
 	double cap, base, dur, mss, reo, jit, rjit, snoise, sgauss, jstart, qlast, loss, warm;
 	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step;
 	int ntr;
+	double st_rate, st_max, st_start, st_end;
+	unsigned long st_seed;
 	long qh, qt, np, drops, lost, nq, npw, lostw, lost_tick;
 	int nf, buf, trace, quiet, dupthresh, nocap;
 	u32 lo;
@@ -113,6 +121,25 @@ static double env_f(const char *name, double dflt)
 static double uniform(void)
 {
 	return rand() / ((double)RAND_MAX + 1);
+}
+
+/* ST=: the stall schedule's own generator, so that rand()'s stays as it was */
+static double st_uniform(struct model *s)
+{
+	s->st_seed = s->st_seed * 6364136223846793005UL + 1442695040888963407UL;
+	return (s->st_seed >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* @t, or the end of the host stall that holds it */
+static double stall_release(struct model *s, double t)
+{
+	if (s->st_rate <= 0)
+		return t;
+	while (s->st_end < t) {
+		s->st_start = s->st_end - log(1 - st_uniform(s)) / s->st_rate;
+		s->st_end = s->st_start + s->st_max * st_uniform(s);
+	}
+	return t >= s->st_start ? s->st_end : t;
 }
 
 /* Link rate, bytes/s, at @t */
@@ -189,6 +216,12 @@ static int model_init(struct model *s, int argc, char **argv)
 	s->jit = env_f("J", 0);
 	s->rjit = env_f("RJ", 0);
 	s->snoise = env_f("SN", 0);
+	if (getenv("ST") &&
+	    sscanf(getenv("ST"), "%lf,%lf", &s->st_rate, &s->st_max) != 2) {
+		fprintf(stderr, "bad ST\n");
+		return 2;
+	}
+	s->st_seed = argc > 7 ? atoi(argv[7]) : 1;
 	s->sgauss = env_f("SG", 0);
 	s->loss = env_f("L", 0);
 	s->trace = (int)env_f("V", -1);
@@ -298,7 +331,8 @@ static void flow_start(const struct model *s, struct flow *x, double t)
 	pcc_ctl_init(&x->c, &s->p, (u32)(10 * s->mss / s->base));
 	rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX, &x->tag);
 	pcc_mon_init(&x->m, (u32)(t * 1e6),
-		     pcc_mi_duration(rate, 1448, x->srtt, rand()),
+		     pcc_mi_duration(rate, 1448, x->srtt, x->mdev4 >> 2,
+				     rand()),
 		     rate, x->tag);
 	flow_set_rate(s, x, rate);
 }
@@ -334,7 +368,8 @@ static void flow_send(struct model *s, struct flow *x, double t)
 		s->qlast += 1514 / link_rate(s, s->qlast);
 		dep[s->qt++ % QMAX] = s->qlast;
 		/* ACK path noise, keeping ACKs in order */
-		k->ackt = fmax(s->qlast + s->base + s->rjit * uniform(),
+		k->ackt = fmax(stall_release(s, s->qlast + s->base +
+					     s->rjit * uniform()),
 			       x->lastack);
 		x->lastack = k->ackt;
 	}
@@ -364,12 +399,14 @@ static void flow_result(const struct model *s, struct flow *x, int f,
 		       (unsigned long long)x->r.delivered,
 		       (unsigned long long)x->r.lost, x->r.rtt_grad,
 		       (long long)(u >> 16), x->c.state,
-		       x->c.base, x->c.eps, moved ? " moved" : "");
+		       x->c.base, x->c.eps, moved ? " moved" : "",
+		       x->r.rtt_us, x->r.rtt_dev_us);
 	if (moved) {
 		u32 d, rate;
 
 		rate = pcc_ctl_next(&x->c, &s->p, s->lo, PCC_RATE_MAX, &x->tag);
-		d = pcc_mi_duration(rate, 1448, x->srtt, rand());
+		d = pcc_mi_duration(rate, 1448, x->srtt, x->mdev4 >> 2,
+				    rand());
 		pcc_mon_realign(&x->m, now, d, rate, x->tag);
 		flow_set_rate(s, x, rate);
 	}
@@ -442,7 +479,8 @@ static void flow_ack(struct model *s, struct flow *x, int f, double t)
 					&x->tag);
 
 		pcc_mon_next(&x->m, now,
-			     pcc_mi_duration(rate, 1448, x->srtt, rand()),
+			     pcc_mi_duration(rate, 1448, x->srtt,
+					     x->mdev4 >> 2, rand()),
 			     rate, x->tag, x->srtt >> 2);
 		flow_set_rate(s, x, rate);
 	}

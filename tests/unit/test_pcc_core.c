@@ -206,7 +206,7 @@ static void test_mi_duration(void)
 	u32 lo = ~0U, hi = 0, i;
 
 	for (i = 0; i < 10000; i++) {
-		u32 d = pcc_mi_duration(12500000, MSS, 40000, (u32)rnd64());
+		u32 d = pcc_mi_duration(12500000, MSS, 40000, 0, (u32)rnd64());
 
 		lo = d < lo ? d : lo;
 		hi = d > hi ? d : hi;
@@ -214,12 +214,27 @@ static void test_mi_duration(void)
 	tap(lo >= 67990 && hi <= 88000 && hi - lo > 18000,
 	    "MI length uniform in [1.7, 2.2] RTT at a fast rate", "%u..%u us", lo, hi);
 	/* 10 packets at 100 kB/s take 144.8 ms, more than 2.2 x 10 ms */
-	tap(pcc_mi_duration(100000, MSS, 10000, ~0U) == 144800,
+	tap(pcc_mi_duration(100000, MSS, 10000, 0, ~0U) == 144800,
 	    "MI length at least 10 packets at a slow rate", "%u us",
-	    pcc_mi_duration(100000, MSS, 10000, ~0U));
-	tap(pcc_mi_duration(1, MSS, 1000000, 0) == 60000000 &&
-	    pcc_mi_duration(PCC_RATE_MAX, MSS, 0, 0) >= 1,
+	    pcc_mi_duration(100000, MSS, 10000, 0, ~0U));
+	tap(pcc_mi_duration(1, MSS, 1000000, 0, 0) == 60000000 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 0, 0, 0) >= 1,
 	    "MI length bounded at both ends", NULL);
+	/* 2 ms RTT, 250 us deviation: 100 x 250 us = 25 ms */
+	tap(pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 250, ~0U) == 25000 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 0, ~0U) == 4399,
+	    "MI length at least 100 RTT deviations on a noisy short path",
+	    "%u us, %u without noise",
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 250, ~0U),
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 0, ~0U));
+	/* the bound stops at 30 ms: it never lengthens a 40 ms path's MI */
+	tap(pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 5000, 0) == 30000 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 5000, 0) == 67999 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, U32_MAX, 0) == 30000,
+	    "MI length from the RTT noise at most 30 ms", "%u, %u, %u us",
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 5000, 0),
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 5000, 0),
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, U32_MAX, 0));
 }
 
 static void test_monitor(void)
@@ -1159,7 +1174,7 @@ static void test_idle_core(void)
 	ok = pcc_mon_stale(&m, t0 + 2400U * 1000000) &&
 	     pcc_mon_stale(&m, t0 + 4200U * 1000000);
 	tap(ok, "an MI left open 40 or 70 min is stale (u32 age past 2^31 us)", NULL);
-	pcc_mon_init(&m, t0, pcc_mi_duration(1, MSS, 0, 0), 1, PCC_TAG_START);
+	pcc_mon_init(&m, t0, pcc_mi_duration(1, MSS, 0, 0, 0), 1, PCC_TAG_START);
 	ok = !pcc_mon_stale(&m, t0 + 481000000) && pcc_mon_stale(&m, t0 + 481000001);
 	pcc_mon_init(&m, t0, 0xffffffffU, 1, PCC_TAG_START);
 	ok &= !pcc_mon_stale(&m, t0 + 600000000) && pcc_mon_stale(&m, t0 + 600000001);
@@ -1176,6 +1191,18 @@ static void test_idle_core(void)
 	ok &= !m.old.open && m.cur.open && m.cur.start == t0 + 300000 &&
 	      !pcc_mon_due(&m, t0 + 300001) && !m.cur.delivered;
 	tap(ok, "dropped MIs give no result; the next MI starts afresh", NULL);
+
+	/*
+	 * A send with nothing in flight: a pause shorter than the MI being
+	 * sent is a paced flow's gap (slower than its RTT), not idling.
+	 */
+	pcc_mon_init(&m, t0, 25000, 100000, PCC_TAG_START);
+	ok = !pcc_mon_paused(&m, 0) && !pcc_mon_paused(&m, 24999) &&
+	     pcc_mon_paused(&m, 25000) && pcc_mon_paused(&m, U32_MAX);
+	pcc_mon_drop(&m);
+	ok &= pcc_mon_paused(&m, 0);
+	tap(ok, "a pause voids the MIs when as long as the open MI, or none is open",
+	    NULL);
 
 	/* controller: starting doubles again from the last accepted rate */
 	pcc_ctl_init(&c, &p, 10000);
@@ -1260,6 +1287,7 @@ struct psim {
 	u32 buf_us;		/* bottleneck buffer, in drain time */
 	u32 srtt, rate, pend_lost;
 	bool tx_start;		/* the module's TX_START handler */
+	u64 last_tx;		/* the last send, for the pause before TX_START */
 	struct ps_pkt ring[PS_RING];
 	u32 head, tail;
 	u64 mark;		/* results and moves counted from here */
@@ -1273,7 +1301,7 @@ static void ps_start_mi(struct psim *s, bool realign)
 	u8 tag;
 
 	s->rate = pcc_ctl_next(&s->c, &s->p, lo, PCC_RATE_MAX, &tag);
-	dur = pcc_mi_duration(s->rate, MSS, s->srtt, (u32)rnd64());
+	dur = pcc_mi_duration(s->rate, MSS, s->srtt, 0, (u32)rnd64());
 	if (realign)
 		pcc_mon_realign(&s->m, (u32)s->now, dur, s->rate, tag);
 	else
@@ -1315,6 +1343,10 @@ static void ps_ack(struct psim *s, const struct ps_pkt *k)
 /* pcc_cwnd_event(CA_EVENT_TX_START); the next MI is always due after it */
 static void ps_tx_start(struct psim *s)
 {
+	u64 pause = s->now - s->last_tx;
+
+	if (!pcc_mon_paused(&s->m, pause < U32_MAX ? (u32)pause : U32_MAX))
+		return;
 	pcc_on_idle_restart(&s->c, &s->m, &s->p, (u32)rnd64());
 	if (pcc_mon_due(&s->m, (u32)s->now))
 		ps_start_mi(s, false);
@@ -1349,6 +1381,7 @@ static void ps_run(struct psim *s, u64 until)
 					(struct ps_pkt){ tx, dep + s->rtt };
 			}
 			s->next_tx = tx + (u64)MSS * 1000000 / s->rate;
+			s->last_tx = tx;
 		} else {
 			break;
 		}
@@ -1374,7 +1407,7 @@ static void ps_begin(struct psim *s, double cap, u32 rtt, u32 buf_us,
 	/* as pcc_init(): 10 packets per RTT, the first MI from now */
 	pcc_ctl_init(&s->c, &s->p, 10 * MSS * 1000000ULL / rtt);
 	s->rate = pcc_ctl_next(&s->c, &s->p, 1, PCC_RATE_MAX, &tag);
-	dur = pcc_mi_duration(s->rate, MSS, s->srtt, (u32)rnd64());
+	dur = pcc_mi_duration(s->rate, MSS, s->srtt, 0, (u32)rnd64());
 	pcc_mon_init(&s->m, (u32)s->now, dur, s->rate, tag);
 	s->next_tx = s->now;
 }
@@ -1615,6 +1648,21 @@ static void test_queue(void)
 	tap(q[0] && !q[1] && !q[2] && !q[3],
 	    "queue: an MI's mean RTT past 1.5 x the min RTT is a standing queue, not at it, not unknown",
 	    "60001/40000 %d, 60000/40000 %d, min unknown %d, U32_MAX %d",
+	    q[0], q[1], q[2], q[3]);
+
+	/* a 2 ms path: 1.5 x is 1 ms of queue, within a host's noise */
+	r = (struct pcc_result){ .rtt_us = 3999, .min_rtt_us = 2000 };
+	q[0] = pcc_mi_queued(&r);
+	r.rtt_us = 4000;
+	q[1] = pcc_mi_queued(&r);
+	r = (struct pcc_result){ .rtt_us = 3999, .min_rtt_us = 2000,
+				 .delivered = 900, .lost = 100 };
+	q[2] = pcc_mi_queued(&r);
+	r.rtt_us = 4000;
+	q[3] = pcc_mi_queued(&r);
+	tap(!q[0] && q[1] && !q[2] && q[3],
+	    "queue: a standing queue is 2 ms at least, by RTT or by loss",
+	    "3999/2000 %d, 4000/2000 %d, lossy 3999 %d, 4000 %d",
 	    q[0], q[1], q[2], q[3]);
 
 	/* 64 lost: 2 sqrt(64) = 16 are chance, 48 x 25 = 1200 packets */
