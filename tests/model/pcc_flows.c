@@ -18,6 +18,9 @@
  *   ST=N,D	host stalls: N a second (Poisson), each U(0, D) s long, in
  *		which no ACK is processed (released at the stall's end, in
  *		order): a vCPU the host does not run, as under TCG
+ *   HC=MBIT	the sender never sends faster than MBIT, whatever its rate:
+ *		a host whose CPU, not the link, is the limit, with no queue
+ *		to show for it (the bench's cost link)
  *   SN=F	each MI sent at its rate x (1 - U(0, F)): a sender that
  *		does not hold its pacing rate, as the TCG guest (0.3 there)
  *   SG=F	each MI sent at its rate x (1 + N(0, F)), at most the rate
@@ -95,7 +98,7 @@ struct flow {
 struct model {
 	struct pcc_params p;
 	double cap, base, dur, mss, reo, jit, rjit, snoise, sgauss, jstart, qlast, loss, warm;
-	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step;
+	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step, host_cap;
 	int ntr;
 	double st_rate, st_max, st_start, st_end;
 	unsigned long st_seed;
@@ -216,6 +219,7 @@ static int model_init(struct model *s, int argc, char **argv)
 	s->jit = env_f("J", 0);
 	s->rjit = env_f("RJ", 0);
 	s->snoise = env_f("SN", 0);
+	s->host_cap = env_f("HC", 0) * 1e6 / 8;
 	if (getenv("ST") &&
 	    sscanf(getenv("ST"), "%lf,%lf", &s->st_rate, &s->st_max) != 2) {
 		fprintf(stderr, "bad ST\n");
@@ -318,6 +322,8 @@ static void flow_set_rate(const struct model *s, struct flow *x, u32 rate)
 	if (s->sgauss > 0)
 		f = fmin(fmax(1 + s->sgauss * gauss(), 0.1), 1);
 	x->rate = rate * f;
+	if (s->host_cap > 0 && x->rate > s->host_cap)
+		x->rate = s->host_cap;
 	x->cwnd = w < 4 ? 4 : (u32)w;
 	x->cap = flow_cap(s, x);
 }
