@@ -33,6 +33,7 @@
 #include <linux/time64.h>
 #endif
 #include "cc_fixedpoint.h"
+#include "uapi/abc_sched.h"
 
 #define ABC_PPM			1000000U
 /* 1 Tbit/s: keeps mu * delta_us (Eq. 1) and the window sums in a u64. */
@@ -204,6 +205,24 @@ static inline bool abc_token_mark(u32 *token, u32 f, u32 limit, bool accel)
 
 /* A GSO packet of more segments than this is split to be marked. */
 #define ABC_GSO_SEGS_MAX	64
+
+/**
+ * abc_split_gso() - whether GSO packets are split to be marked
+ * @mode: TC_ABC_SPLIT_GSO_OFF, _ON or _AUTO
+ * @bandwidth: the configured bandwidth in bytes/s, 0 when estimated
+ *
+ * Per-segment marks are the paper's, and what a low rate needs: there a
+ * 64 KB packet is milliseconds of the link.  Above 1 Gbit/s it is less
+ * than half a millisecond, and splitting costs the router and the
+ * receiver about twice the CPU per byte, so AUTO keeps packets whole.
+ * An estimated capacity is taken as slow (ABC's wireless links).
+ */
+static inline bool abc_split_gso(u32 mode, u64 bandwidth)
+{
+	if (mode == TC_ABC_SPLIT_GSO_AUTO)
+		return !bandwidth || bandwidth <= TC_ABC_SPLIT_GSO_AUTO_RATE;
+	return mode == TC_ABC_SPLIT_GSO_ON;
+}
 
 /* Longest run of one mark abc_token_mark_segs() may hold, in segments. */
 #define ABC_RUN_SEGS_MAX	64

@@ -84,7 +84,7 @@ struct abc_params {
 	u32 topk;
 	u32 classic;		/* find classic-ECN flows (needs topk) */
 	u32 ect1;		/* brake ECT(1) by ECT(0), not CE */
-	u32 split_gso;		/* split GSO packets to mark each segment */
+	u32 split_gso;		/* TC_ABC_SPLIT_GSO_*, abc_split_gso() */
 };
 
 struct abc_sched_data {
@@ -113,6 +113,7 @@ struct abc_sched_data {
 	s32 owed;		/* segments, abc_token_mark_segs() */
 	bool last_accel;	/* the last mark, abc_token_mark_segs() */
 	u32 run_segs;		/* its run, abc_set_run() */
+	bool split;		/* split GSO packets, abc_split_gso() */
 
 	/* statistics (struct tc_abc_xstats) */
 	u64 accelerates;
@@ -257,13 +258,14 @@ static u32 abc_segs(const struct sk_buff *skb)
 }
 
 /*
- * By default GSO packets are split here: marking is per packet (Alg. 1
- * counts packets, a CE on a super-packet brakes all its segments) and the
- * shaper spaces packets, not bursts.  With split_gso off they stay whole
- * (up to ABC_GSO_SEGS_MAX segments), marked as one by
- * abc_token_mark_segs(): a burst of up to 64 KB at the shaper's rate, for
- * far less work per byte here and at the receiver, whose GRO cannot merge
- * segments that alternate between accelerate and brake.
+ * Below 1 Gbit/s GSO packets are split here by default: marking is per
+ * packet (Alg. 1 counts packets, a CE on a super-packet brakes all its
+ * segments) and the shaper spaces packets, not bursts.  Above it, or with
+ * split_gso off, they stay whole (up to ABC_GSO_SEGS_MAX segments),
+ * marked as one by abc_token_mark_segs(): a burst of up to 64 KB at the
+ * shaper's rate, for far less work per byte here and at the receiver,
+ * whose GRO cannot merge segments that alternate between accelerate and
+ * brake.
  */
 static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
@@ -275,7 +277,7 @@ static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	int nb = 0, ret;
 
 	if (!skb_is_gso(skb) ||
-	    (!q->p.split_gso && abc_segs(skb) <= ABC_GSO_SEGS_MAX))
+	    (!q->split && abc_segs(skb) <= ABC_GSO_SEGS_MAX))
 		return abc_enqueue_one(skb, sch, to_free, now);
 
 	segs = skb_gso_segment(skb, netif_skb_features(skb) & ~NETIF_F_GSO_MASK);
@@ -301,17 +303,17 @@ static int abc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * With split_gso off, marks come in runs of about 1 ms of the link at
- * f = 1/2 (abc_token_mark_segs(), a run of a quarter of that): alternating
- * marks would keep the receiver's GRO from merging a flow's packets, and
- * the sender, clocked by an ACK per packet, from building GSO packets of
- * more than two segments.
+ * With GSO packets kept whole, marks come in runs of about 1 ms of the
+ * link at f = 1/2 (abc_token_mark_segs(), a run of a quarter of that):
+ * alternating marks would keep the receiver's GRO from merging a flow's
+ * packets, and the sender, clocked by an ACK per packet, from building
+ * GSO packets of more than two segments.
  */
 static void abc_set_run(struct abc_sched_data *q, u64 mu)
 {
 	u64 run = div_u64(mu, 4 * ABC_RUN_WIRE_BYTES * MSEC_PER_SEC);
 
-	q->run_segs = q->p.split_gso ? 0 : (u32)min_t(u64, run, ABC_RUN_SEGS_MAX);
+	q->run_segs = q->split ? 0 : (u32)min_t(u64, run, ABC_RUN_SEGS_MAX);
 }
 
 /*
@@ -325,6 +327,7 @@ static void abc_refresh_laws(struct abc_sched_data *q)
 	abc_law_set(&q->law[0], bw, q->p.eta, q->p.delta_us, q->p.dt_us);
 	abc_law_set(&q->law[1], div_u64(bw * q->weight[TC_ABC_Q_ABC], ABC_PPM),
 		    q->p.eta, q->p.delta_us, q->p.dt_us);
+	q->split = abc_split_gso(q->p.split_gso, bw);
 	abc_set_run(q, bw ? bw : q->capacity);
 }
 
@@ -545,7 +548,7 @@ static const struct nla_policy abc_policy[TCA_ABC_MAX + 1] = {
 	[TCA_ABC_TOPK]		= NLA_POLICY_MAX(NLA_U32, ABC_TOPK_MAX),
 	[TCA_ABC_CLASSIC]	= NLA_POLICY_MAX(NLA_U32, 1),
 	[TCA_ABC_ECT1]		= NLA_POLICY_MAX(NLA_U32, 1),
-	[TCA_ABC_SPLIT_GSO]	= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_ABC_SPLIT_GSO]	= NLA_POLICY_MAX(NLA_U32, TC_ABC_SPLIT_GSO_MAX),
 };
 
 static void abc_get_u32(const struct nlattr *attr, u32 *dst)
@@ -679,7 +682,7 @@ static int abc_init(struct Qdisc *sch, struct nlattr *opt,
 		.token_limit = ABC_DEF_TOKEN_LIMIT,
 		.topk = ABC_DEF_TOPK,
 		.classic = 1,
-		.split_gso = 1,
+		.split_gso = TC_ABC_SPLIT_GSO_AUTO,
 	};
 	u64 now = ktime_get_ns();
 	int err;

@@ -34,15 +34,29 @@ enum {
 				 * ECT(0) (the paper's encoding); 0 = by CE.
 				 * ECT(0) packets are braked by CE either way
 				 */
-	TCA_ABC_SPLIT_GSO,	/* u32: 1 (default) = split GSO packets and
-				 * mark each segment; 0 = keep them whole and
-				 * mark each as one; limit and qlen then count
-				 * packets as queued, a GSO packet once
-				 */
+	TCA_ABC_SPLIT_GSO,	/* u32: TC_ABC_SPLIT_GSO_*; default auto */
 	__TCA_ABC_MAX
 };
 
 #define TCA_ABC_MAX	(__TCA_ABC_MAX - 1)
+
+/*
+ * TCA_ABC_SPLIT_GSO values.  ON splits GSO packets and marks each segment;
+ * OFF keeps them whole and marks each as one (limit and qlen then count
+ * packets as queued, a GSO packet once); AUTO is OFF when a bandwidth
+ * above TC_ABC_SPLIT_GSO_AUTO_RATE is configured, ON otherwise (also when
+ * the capacity is estimated).
+ */
+enum {
+	TC_ABC_SPLIT_GSO_OFF,
+	TC_ABC_SPLIT_GSO_ON,
+	TC_ABC_SPLIT_GSO_AUTO,
+	__TC_ABC_SPLIT_GSO_MAX
+};
+
+#define TC_ABC_SPLIT_GSO_MAX		(__TC_ABC_SPLIT_GSO_MAX - 1)
+/* bytes/s: 1 Gbit/s, where a 64 KB GSO packet lasts half a millisecond */
+#define TC_ABC_SPLIT_GSO_AUTO_RATE	125000000ULL
 
 /* Per-queue index in struct tc_abc_xstats */
 enum {

@@ -60,15 +60,16 @@ static void explain(void)
 		"               [ eta FRACTION ] [ delta TIME ] [ dt TIME ]\n"
 		"               [ window TIME ] [ tokens N ] [ topk N ]\n"
 		"               [ classic on | off ] [ ect1 on | off ]\n"
-		"               [ split_gso on | off ]\n"
+		"               [ split_gso on | off | auto ]\n"
 		"  RATE is tc's rate syntax (e.g. 50mbit, 6MBps; a bare number is bit/s);\n"
 		"  bandwidth 0 or estimate: estimate the capacity, do not shape.\n"
 		"  TIME is tc's time syntax (e.g. 20ms, 1.5s; a bare number is us).\n"
 		"  FRACTION is a decimal, e.g. 0.95.  classic on (the default) finds\n"
 		"  ECN flows that are not ABC and serves them unmarked, with Not-ECT.\n"
 		"  ect1 on brakes an ECT(1) packet by writing ECT(0), the paper's\n"
-		"  encoding (default off: CE).  split_gso off keeps GSO packets\n"
-		"  whole and marks each as one (default on: every segment).\n"
+		"  encoding (default off: CE).  split_gso on marks every segment\n"
+		"  of a GSO packet, off keeps it whole and marks it as one, auto\n"
+		"  (the default) is off above bandwidth 1gbit, on otherwise.\n"
 		"  Omitted options keep the\n"
 		"  kernel's defaults (add) or the current value (change).\n");
 }
@@ -345,6 +346,31 @@ static int parse_on_off(const char *opt, const char *arg, __u32 *val)
 	return 0;
 }
 
+/* on, off or auto */
+static int parse_split_gso(const char *opt, const char *arg, __u32 *val)
+{
+	if (strcmp(arg, "auto") == 0) {
+		*val = TC_ABC_SPLIT_GSO_AUTO;
+		return 0;
+	}
+	if (strcmp(arg, "on") && strcmp(arg, "off"))
+		return bad_value(opt, arg, "expected on, off or auto");
+	return parse_on_off(opt, arg, val);
+}
+
+static const char *split_gso_name(__u32 v)
+{
+	switch (v) {
+	case TC_ABC_SPLIT_GSO_OFF:
+		return "off";
+	case TC_ABC_SPLIT_GSO_ON:
+		return "on";
+	case TC_ABC_SPLIT_GSO_AUTO:
+		return "auto";
+	}
+	return "unknown";
+}
+
 /* ---- add / change / replace ---- */
 
 static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
@@ -419,7 +445,7 @@ static int abc_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			err = parse_on_off(opt, *argv, &ect1);
 			has_ect1 = true;
 		} else {
-			err = parse_on_off(opt, *argv, &split);
+			err = parse_split_gso(opt, *argv, &split);
 			has_split = true;
 		}
 		if (err) {
@@ -566,8 +592,8 @@ static int abc_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_string(PRINT_FP, NULL, "ect1 %s ", v ? "on" : "off");
 	}
 	if (get_u32_attr(tb, TCA_ABC_SPLIT_GSO, &v)) {
-		print_bool(PRINT_JSON, "split_gso", NULL, v);
-		print_string(PRINT_FP, NULL, "split_gso %s ", v ? "on" : "off");
+		print_string(PRINT_ANY, "split_gso", "split_gso %s ",
+			     split_gso_name(v));
 	}
 	return 0;
 }

@@ -16,6 +16,8 @@
  *    segments stay within half a packet (plus the run) of Alg. 1's; the
  *    carry is bounded; a CE packet stays a brake and changes no carry;
  *    with a run, marks at f = 1/2 come in runs of four times its length.
+ *  - split_gso: on and off at any rate; auto splits up to 1 Gbit/s and
+ *    when the capacity is estimated, keeps packets whole above.
  *  - Rates: the window's dequeue and backlogged rates from 8 kbit/s to
  *    100 Gbit/s (no overflow), the reset after idle, the estimate of mu;
  *    a queue's bytes in the window are zero exactly when its rate is.
@@ -397,6 +399,26 @@ static void test_alg1_segs(void)
 	tap(acc >= 4980 && acc <= 5020 && shortest >= 32 && longest <= 34,
 	    "Alg. 1 whole: f = 1/2, run 16: the same share in runs of 4 x 16 segments",
 	    "%u accelerated of 10000, runs %u..%u", acc, shortest, longest);
+}
+
+static void test_split_gso(void)
+{
+	const u64 gbit = TC_ABC_SPLIT_GSO_AUTO_RATE;
+
+	tap(abc_split_gso(TC_ABC_SPLIT_GSO_ON, 0) &&
+	    abc_split_gso(TC_ABC_SPLIT_GSO_ON, 100 * gbit) &&
+	    !abc_split_gso(TC_ABC_SPLIT_GSO_OFF, 0) &&
+	    !abc_split_gso(TC_ABC_SPLIT_GSO_OFF, 1000),
+	    "split_gso on and off hold at any bandwidth", NULL);
+	tap(abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, 1000) &&
+	    abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, 12500000) &&
+	    abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, gbit) &&
+	    !abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, gbit + 1) &&
+	    !abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, 10 * gbit) &&
+	    !abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, ABC_RATE_MAX),
+	    "split_gso auto: split up to 1 Gbit/s, whole above", NULL);
+	tap(abc_split_gso(TC_ABC_SPLIT_GSO_AUTO, 0),
+	    "split_gso auto: an estimated capacity splits", NULL);
 }
 
 static void test_rates(void)
@@ -876,6 +898,7 @@ int main(void)
 	test_eq2();
 	test_alg1();
 	test_alg1_segs();
+	test_split_gso();
 	test_rates();
 	test_shaper();
 	test_spacesaving();

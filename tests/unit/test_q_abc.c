@@ -263,6 +263,7 @@ static const struct good {
 	{ TCA_ABC_ECT1, "off", 0 },
 	{ TCA_ABC_SPLIT_GSO, "on", 1 },
 	{ TCA_ABC_SPLIT_GSO, "off", 0 },
+	{ TCA_ABC_SPLIT_GSO, "auto", 2 },
 	{ TCA_ABC_BANDWIDTH, "50mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "50Mbit", 6250000 },
 	{ TCA_ABC_BANDWIDTH, "6250000Bps", 6250000 },
@@ -317,7 +318,7 @@ static const char * const bads[] = {
 	"bandwidth 12furlong", "bandwidth -5mbit", "bandwidth mbit",
 	"bandwidth Estimate", "classic 1", "classic yes", "classic On",
 	"classic", "ect1 1", "ect1 yes", "ect1", "split_gso 0", "split_gso",
-	"split-gso off", "no_split_gso",
+	"split-gso off", "no_split_gso", "split_gso 2", "split_gso Auto",
 	/* cannot be encoded in the attribute */
 	"limit 4294967296", "topk 99999999999999999999999",
 	"eta 0.1234567", "eta 4294.967296",
@@ -445,6 +446,16 @@ static void test_show(void)
 	s = show(vals, 1U << TCA_ABC_BANDWIDTH);
 	tap(!strcmp(s, "bandwidth estimate "), "bandwidth 0 shows as estimate",
 	    "%s", s);
+
+	vals[TCA_ABC_SPLIT_GSO] = TC_ABC_SPLIT_GSO_AUTO;
+	s = show(vals, 1U << TCA_ABC_SPLIT_GSO);
+	tap(!strcmp(s, "split_gso auto "), "split_gso shows auto, the default",
+	    "%s", s);
+
+	vals[TCA_ABC_SPLIT_GSO] = 7;
+	s = show(vals, 1U << TCA_ABC_SPLIT_GSO);
+	tap(!strcmp(s, "split_gso unknown "),
+	    "a split_gso value of a newer module shows as unknown", "%s", s);
 
 	s = show(vals, 1U << TCA_ABC_LIMIT | 1U << TCA_ABC_TOPK);
 	tap(!strcmp(s, "limit 500 topk 4 "), "attributes not dumped are not printed",

@@ -28,7 +28,7 @@ for t in "$TOP"/build/iproute2-*/sbin/tc; do
 	[ -x "$t" ] && tcs+=("$t")
 done
 
-PER_TC=20
+PER_TC=21
 tap_plan $((2 + PER_TC * ${#tcs[@]}))
 
 if [ ! -f "$so" ]; then
@@ -246,7 +246,7 @@ suite() {
 		.[0].options.window == 50000 and .[0].options.tokens == 20 and
 		.[0].options.topk == 4 and .[0].options.classic == false and
 		.[0].options.ect1 == true and
-		.[0].options.split_gso == false' >/dev/null 2>&1 <<<"$j" && echo 1)" \
+		.[0].options.split_gso == "off"' >/dev/null 2>&1 <<<"$j" && echo 1)" \
 		"$label -j: valid, options in bytes/s, us and fractions" "$j"
 	j=$("$TC" -n $ns -j -s qdisc show dev $dev)
 	o=$(nodup <<<"$j")
@@ -270,6 +270,8 @@ suite() {
 		[ -n "$v" ] || ok_all=0
 	done
 	tap_check "$([ $rc = 0 ] && echo $ok_all)" "$label add without options shows the kernel's defaults" "exit $rc: $cur"
+	val split_gso
+	tap_check "$([ "$v" = auto ] && echo 1)" "$label split_gso defaults to auto" "$cur"
 	# and those, fed back, are accepted unchanged
 	before=$cur
 	# shellcheck disable=SC2086
