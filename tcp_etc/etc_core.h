@@ -615,10 +615,16 @@ static inline bool etc_round_rise(const struct etc_core *e,
 static inline void etc_update_stage(struct etc_core *e,
 				    const struct etc_params *p, bool queue)
 {
-	if (!e->rcv_max || fp_mul(e->rcv_max, ETC_RISE_Q16) < e->rcv ||
-	    etc_round_rise(e, p, queue)) {
-		/* sharp rise: spare bandwidth, back to detection */
-		e->rcv_max = e->rcv;
+	bool rise = etc_round_rise(e, p, queue);
+
+	if (!e->rcv_max || fp_mul(e->rcv_max, ETC_RISE_Q16) < e->rcv || rise) {
+		/*
+		 * sharp rise: spare bandwidth, back to detection.  A round's
+		 * rise is what the path carries now, and r_max takes it: r
+		 * lags it, and an r_max of r stays below the link, where any
+		 * round a little above it passes the test again.
+		 */
+		e->rcv_max = rise && e->rcv_now > e->rcv ? e->rcv_now : e->rcv;
 		e->stage = ETC_DETECT;
 		e->stall_rounds = 0;
 		return;

@@ -503,8 +503,9 @@ static void test_stages(void)
 	/*
 	 * k = 1.1: r, an average, cannot pass 1.1 x r_max while Rp stays
 	 * below k x r_max.  A round past halfway to the cap (1.05 x r_max)
-	 * without a queue is the rise; with a queue, app-limited, or short
-	 * of halfway it is not.
+	 * without a queue is the rise, and r_max takes that round's rate,
+	 * not r's; with a queue, app-limited, or short of halfway it is not.
+	 * A 1.1 x rise of r itself still sets r_max to r.
 	 */
 	p.k = 72090;
 	e.stage = ETC_STABLE;
@@ -522,8 +523,14 @@ static void test_stages(void)
 	ok &= e.stage == ETC_STABLE && e.rcv_max == 1000000;
 	e.rcv_now = 1060000;
 	etc_update_stage(&e, &p, false);
-	ok &= e.stage == ETC_DETECT && e.rcv_max == 1040000;
-	tap(ok, "stages: with k <= 1.1 a quiet round past halfway to k x r_max is the rise",
+	ok &= e.stage == ETC_DETECT && e.rcv_max == 1060000;
+	/* a round 4 % above that is no rise (5.8 % above r) */
+	e.stage = ETC_STABLE;
+	e.rcv = 1050000;
+	e.rcv_now = 1100000;
+	etc_update_stage(&e, &p, false);
+	ok &= e.stage == ETC_STABLE && e.rcv_max == 1060000;
+	tap(ok, "stages: with k <= 1.1 a quiet round past halfway to k x r_max is the rise, r_max its rate",
 	    "stage %d r_max %llu", e.stage, (unsigned long long)e.rcv_max);
 
 	/* Eq. 1's base: at most e while detecting, alpha once stable */
