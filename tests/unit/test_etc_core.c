@@ -530,7 +530,7 @@ static void test_stages(void)
 	e.rcv_now = 1100000;
 	etc_update_stage(&e, &p, false);
 	ok &= e.stage == ETC_STABLE && e.rcv_max == 1060000;
-	tap(ok, "stages: k <= 1.1: a quiet round past halfway to k x r_max is a rise, r_max its rate",
+	tap(ok, "stages: k <= 1.1: a quiet round halfway to k x r_max is a rise, r_max its rate",
 	    "stage %d r_max %llu", e.stage, (unsigned long long)e.rcv_max);
 
 	/* Eq. 1's base: at most e while detecting, alpha once stable */
