@@ -349,13 +349,15 @@ static int parse_on_off(const char *opt, const char *arg, __u32 *val)
 /* on, off or auto */
 static int parse_split_gso(const char *opt, const char *arg, __u32 *val)
 {
-	if (strcmp(arg, "auto") == 0) {
+	if (strcmp(arg, "on") == 0)
+		*val = TC_ABC_SPLIT_GSO_ON;
+	else if (strcmp(arg, "off") == 0)
+		*val = TC_ABC_SPLIT_GSO_OFF;
+	else if (strcmp(arg, "auto") == 0)
 		*val = TC_ABC_SPLIT_GSO_AUTO;
-		return 0;
-	}
-	if (strcmp(arg, "on") && strcmp(arg, "off"))
+	else
 		return bad_value(opt, arg, "expected on, off or auto");
-	return parse_on_off(opt, arg, val);
+	return 0;
 }
 
 static const char *split_gso_name(__u32 v)
