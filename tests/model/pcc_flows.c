@@ -14,6 +14,10 @@
  *		default, as in the module)
  *   EPS, EMAX	eps_min and eps_max in Q16 (655 = 0.01, 3277 = 0.05)
  *   J=F	every inter-packet gap jittered uniformly by +-F (pacing)
+ *   PL=S	the pacing timer fires S s late on average (exponential), once
+ *		per skb of max(2, rate x 1 ms / MSS) packets (tcp_tso_autosize()),
+ *		as the TCG guest's does: a flow sends less than its rate, the
+ *		more so the smaller its skbs
  *   RJ=S	every ACK delayed by up to S s more, in order (ACK path)
  *   ST=N,D	host stalls: N a second (Poisson), each U(0, D) s long, in
  *		which no ACK is processed (released at the stall's end, in
@@ -97,7 +101,7 @@ struct flow {
 /* The run: its arguments, and the shared FIFO's state */
 struct model {
 	struct pcc_params p;
-	double cap, base, dur, mss, reo, jit, rjit, snoise, sgauss, jstart, qlast, loss, warm;
+	double cap, base, dur, mss, reo, jit, plate, rjit, snoise, sgauss, jstart, qlast, loss, warm;
 	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step, host_cap;
 	int ntr;
 	double st_rate, st_max, st_start, st_end;
@@ -217,6 +221,7 @@ static int model_init(struct model *s, int argc, char **argv)
 				    .eps_max = (u32)env_f("EMAX", 3277),
 				    .utility = (u32)env_f("UT", PCC_UTIL_VIVACE) };
 	s->jit = env_f("J", 0);
+	s->plate = env_f("PL", 0);
 	s->rjit = env_f("RJ", 0);
 	s->snoise = env_f("SN", 0);
 	s->host_cap = env_f("HC", 0) * 1e6 / 8;
@@ -383,6 +388,11 @@ static void flow_send(struct model *s, struct flow *x, double t)
 	x->inflight++;
 	x->nextsend = t + s->mss / x->rate *
 		(1 - s->jit + 2 * s->jit * uniform());
+	if (s->plate > 0) {
+		double k = fmax(2, floor(x->rate / 1024 / s->mss));
+
+		x->nextsend -= s->plate / k * log(1 - uniform());
+	}
 	if (x->inflight >= flow_cwnd(x))
 		x->blocked = 1;
 }
