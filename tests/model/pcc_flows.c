@@ -101,7 +101,8 @@ struct flow {
 /* The run: its arguments, and the shared FIFO's state */
 struct model {
 	struct pcc_params p;
-	double cap, base, dur, mss, reo, jit, plate, rjit, snoise, sgauss, jstart, qlast, loss, warm;
+	double cap, base, dur, mss, reo, jit, rjit, snoise, sgauss, jstart, qlast, loss, warm;
+	double plate;		/* PL=: mean lateness of the pacing timer, s */
 	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step, host_cap;
 	int ntr;
 	double st_rate, st_max, st_start, st_end;
