@@ -54,6 +54,17 @@ ecn6_table() {
 	done
 }
 
+# wait_standing N: until the router's root qdisc holds more than 100
+# packets, at most N x 0.2 s.
+wait_standing() {
+	local _ q
+	for _ in $(seq "$1"); do
+		q=$(tc -n $nsr -s -j qdisc show dev $dev | jq ".[0].qlen")
+		[ "$q" -gt 100 ] && return
+		sleep 0.2
+	done
+}
+
 # wait_empty N: until the router's root qdisc is empty, at most N x 0.2 s.
 wait_empty() {
 	local _
@@ -99,7 +110,9 @@ sleep 2
 ip netns exec $nss iperf3 -6 -c $dst -p 5202 -u -b 12M -t 200 --tos 0 \
 	>"$RESULTS/sch_abc-udp5202.log" 2>&1 &
 pids+=($!)
-sleep 3
+# A starved guest's iperf3 may take seconds to reach 12 Mbit/s, and the
+# retune below is judged with a standing queue: wait for one (<= 15 s).
+wait_standing 75
 # Live retune in the middle of the run: the queue and counters stay.
 s0=$(tc -n $nsr -s -j qdisc show dev $dev)
 tc -n $nsr qdisc change dev $dev root abc bandwidth 5mbit
