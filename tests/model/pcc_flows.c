@@ -18,6 +18,8 @@
  *		per skb of max(2, rate x 1 ms / MSS) packets (tcp_tso_autosize()),
  *		as the TCG guest's does: a flow sends less than its rate, the
  *		more so the smaller its skbs
+ *   PA=1	with PL=: an ACK sends a packet whose time has come although
+ *		the timer has not fired, as tcp_write_xmit() does on each ACK
  *   RJ=S	every ACK delayed by up to S s more, in order (ACK path)
  *   ST=N,D	host stalls: N a second (Poisson), each U(0, D) s long, in
  *		which no ACK is processed (released at the stall's end, in
@@ -88,6 +90,7 @@ struct flow {
 	struct pcc_ctl c;
 	struct pcc_mon m;
 	struct pcc_result r;
+	double due;		/* when the pacer lets the next packet go */
 	double start, nextsend, rate, acc, active_bytes, lastack;
 	double dlv;		/* bytes delivered */
 	double bin[MAXS];	/* bytes acked in each BIN */
@@ -103,6 +106,7 @@ struct model {
 	struct pcc_params p;
 	double cap, base, dur, mss, reo, jit, rjit, snoise, sgauss, jstart, qlast, loss, warm;
 	double plate;		/* PL=: mean lateness of the pacing timer, s */
+	int ack_sends;		/* PA=1 */
 	double ch_lo, ch_hi, ch_t, tr[MAXTR], tr_step, host_cap;
 	int ntr;
 	double st_rate, st_max, st_start, st_end;
@@ -223,6 +227,7 @@ static int model_init(struct model *s, int argc, char **argv)
 				    .utility = (u32)env_f("UT", PCC_UTIL_VIVACE) };
 	s->jit = env_f("J", 0);
 	s->plate = env_f("PL", 0);
+	s->ack_sends = env_f("PA", 0) > 0;
 	s->rjit = env_f("RJ", 0);
 	s->snoise = env_f("SN", 0);
 	s->host_cap = env_f("HC", 0) * 1e6 / 8;
@@ -389,6 +394,7 @@ static void flow_send(struct model *s, struct flow *x, double t)
 	x->inflight++;
 	x->nextsend = t + s->mss / x->rate *
 		(1 - s->jit + 2 * s->jit * uniform());
+	x->due = x->nextsend;
 	if (s->plate > 0) {
 		double k = fmax(2, floor(x->rate / 1024 / s->mss));
 
@@ -501,6 +507,8 @@ static void flow_ack(struct model *s, struct flow *x, int f, double t)
 			     rate, x->tag, x->srtt >> 2);
 		flow_set_rate(s, x, rate);
 	}
+	if (s->ack_sends && !x->blocked && t >= x->due && t < x->nextsend)
+		x->nextsend = t;
 	if (x->blocked && x->inflight < flow_cwnd(x)) {
 		x->blocked = 0;
 		x->nextsend = fmax(x->nextsend, t);
