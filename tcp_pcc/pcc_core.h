@@ -300,10 +300,30 @@ static inline s32 pcc_grad_floor(const struct pcc_result *r)
 	return (s32)clamp_t(u64, f, PCC_VIV_GRAD_MIN, PCC_VIV_NOISE_MAX);
 }
 
-/* Vivace's X^0.9 - b X dRTT/dT of a completed MI, Mbit/s in Q16 */
-static inline s64 pcc_vivace_gain(const struct pcc_result *r)
+/*
+ * The rate Vivace's X stands for: the MI's own, unless the MI sent less
+ * than half of it (a pacing timer that fires late, or the in-flight
+ * cap), and then what it did send.  PCC-Uspace takes X from the packets
+ * sent, always; here the MI's rate is kept otherwise, as a sender's
+ * small shortfall is noise the two trials of a pair do not share.  A
+ * rate the path never saw would otherwise win every pair.
+ */
+static inline u32 pcc_vivace_rate(const struct pcc_result *r, u32 mss)
 {
-	u64 x = pcc_mbit(r->rate);
+	u64 bytes = (r->delivered + r->lost) * mss;
+
+	/* no packet counted: the counts are unknown (pcc_ctl_result()) */
+	if (!bytes || bytes > U64_MAX / (2 * USEC_PER_SEC) ||
+	    bytes * 2 * USEC_PER_SEC >= (u64)r->rate * r->dur_us)
+		return r->rate;
+	return (u32)div_u64(bytes * USEC_PER_SEC, r->dur_us);
+}
+
+/* Vivace's X^0.9 - b X dRTT/dT of a completed MI, Mbit/s in Q16 */
+static inline s64 pcc_vivace_gain(const struct pcc_result *r, u32 mss)
+{
+	u32 rate = pcc_vivace_rate(r, mss);
+	u64 x = pcc_mbit(rate);
 	s64 g = r->rtt_grad, u;
 
 	if (!x)
@@ -318,7 +338,7 @@ static inline s64 pcc_vivace_gain(const struct pcc_result *r)
 	if (g < pcc_grad_floor(r))
 		g = 0;
 	/* b X g from the rate in bytes/s: |rate g| 9 < 2^32 x 2^20 x 9 */
-	return u - div64_s64((s64)r->rate * g * PCC_VIV_B_NUM,
+	return u - div64_s64((s64)rate * g * PCC_VIV_B_NUM,
 			     PCC_VIV_B_DEN);
 }
 
@@ -327,9 +347,10 @@ static inline s64 pcc_vivace_gain(const struct pcc_result *r)
  * @r: the MI's result
  * @mss: bytes per packet
  *
- * u = X^0.9 - b X dRTT/dT - c X L, X the MI's rate in Mbit/s, so X L is
- * the rate at which bytes were lost.  A gradient below pcc_grad_floor()
- * counts as none, and so do PCC_VIV_LOSS_SD sqrt(lost) of the losses.
+ * u = X^0.9 - b X dRTT/dT - c X L, X the MI's rate in Mbit/s
+ * (pcc_vivace_rate()), so X L is the rate at which bytes were lost.  A
+ * gradient below pcc_grad_floor() counts as none, and so do
+ * PCC_VIV_LOSS_SD sqrt(lost) of the losses.
  *
  * Return: utility in Mbit/s, Q16.
  */
@@ -342,7 +363,7 @@ static inline s64 pcc_vivace_utility(const struct pcc_result *r, u32 mss)
 	/* c X L = c x lost bytes x 8 / dur_us; lost < 2^16 keeps it in 64 bits */
 	lost = lost > sd ? lost - sd : 0;
 	loss = div_u64(lost * mss * 8 * PCC_VIV_C, r->dur_us);
-	return pcc_vivace_gain(r) - (s64)loss;
+	return pcc_vivace_gain(r, mss) - (s64)loss;
 }
 
 /* The utility the parameters ask for, of a completed MI */

@@ -825,6 +825,22 @@ static void test_vivace_utility(void)
 		    NULL);
 	}
 	{
+		/* 80 ms at 10 MB/s is 552 packets; 138 of them is 2.5 MB/s */
+		struct pcc_result full = mi(PCC_TAG_TRIAL0, 2500000, 138, 0, 0.02);
+		struct pcc_result late = mi(PCC_TAG_TRIAL0, 10000000, 138, 0, 0.02);
+		struct pcc_result most = mi(PCC_TAG_TRIAL0, 10000000, 300, 0, 0.02);
+		struct pcc_result most_at = mi(PCC_TAG_TRIAL0, 10000000, 552, 0, 0.02);
+		struct pcc_result none = mi(PCC_TAG_TRIAL0, 10000000, 0, 0, 0.02);
+		struct pcc_result none_at = mi(PCC_TAG_TRIAL0, 10000000, 552, 0, 0.02);
+		s64 uf = pcc_vivace_utility(&full, MSS), ul = pcc_vivace_utility(&late, MSS);
+
+		tap(llabs(uf - ul) <= llabs(uf) / 1000 &&
+		    pcc_vivace_utility(&most, MSS) == pcc_vivace_utility(&most_at, MSS) &&
+		    pcc_vivace_utility(&none, MSS) == pcc_vivace_utility(&none_at, MSS),
+		    "Vivace utility: an MI that sent under half its rate is judged at what it sent",
+		    "full %lld late %lld", (long long)uf, (long long)ul);
+	}
+	{
 		/* 80 ms MIs: 3 deviations of 200 us over 40 ms is 0.015 */
 		struct pcc_result lo = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.012);
 		struct pcc_result hi = mi(PCC_TAG_TRIAL0, 2500000, 100, 0, 0.02);
