@@ -36,13 +36,16 @@
 #define PCC_MI_RTT_SPAN		32768U		/* 0.5 in Q16 */
 /*
  * ... and at least PCC_MI_DEV_K RTT deviations, up to PCC_MI_DEV_MAX_US:
- * on a short path whose RTT noise is large against its RTT (a busy host,
- * a VM) an MI of two RTTs sees a gradient of noise alone.  The bound only
- * binds below an RTT of 17.6 ms (Documentation/tcp_pcc.rst, "A short,
- * noisy path").
+ * where the RTT noise is large against the RTT (a busy host, a VM) an MI
+ * of two RTTs sees a gradient of noise alone.  The gradient floor,
+ * PCC_VIV_NOISE_K deviations over half the MI, reaches its cap
+ * PCC_VIV_NOISE_MAX (0.03) at 200 deviations: from there on noise can
+ * pass the floor, and a longer MI is what shrinks its gradient.  The
+ * bound binds where the RTT is under 91 deviations (Documentation/
+ * tcp_pcc.rst, "A short, noisy path", "MIs long enough for the noise").
  */
-#define PCC_MI_DEV_K		100
-#define PCC_MI_DEV_MAX_US	30000U
+#define PCC_MI_DEV_K		200
+#define PCC_MI_DEV_MAX_US	100000U
 
 /* Loss-rate cut-off of the utility: Sigmoid_alpha(L - 0.05), sec. 2.2 */
 #define PCC_LOSS_CUTOFF_INV	20		/* 1 / 0.05 */

@@ -220,19 +220,32 @@ static void test_mi_duration(void)
 	tap(pcc_mi_duration(1, MSS, 1000000, 0, 0) == 60000000 &&
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 0, 0, 0) >= 1,
 	    "MI length bounded at both ends", NULL);
-	/* 2 ms RTT, 250 us deviation: 100 x 250 us = 25 ms */
-	tap(pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 250, ~0U) == 25000 &&
+	/* 2 ms RTT, 250 us deviation: 200 x 250 us = 50 ms */
+	tap(pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 250, ~0U) == 50000 &&
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 0, ~0U) == 4399,
-	    "MI length at least 100 RTT deviations on a noisy short path",
+	    "MI length at least 200 RTT deviations on a noisy short path",
 	    "%u us, %u without noise",
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 250, ~0U),
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 0, ~0U));
-	/* the bound stops at 30 ms: it never lengthens a 40 ms path's MI */
-	tap(pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 5000, 0) == 30000 &&
-	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 5000, 0) == 67999 &&
-	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, U32_MAX, 0) == 30000,
-	    "MI length from the RTT noise at most 30 ms", "%u, %u, %u us",
+	/* there the gradient floor, 3 deviations over half the MI, is 0.03 */
+	{
+		struct pcc_result r = { .dur_us = 50000, .rtt_dev_us = 250 };
+
+		tap(pcc_grad_floor(&r) == PCC_VIV_NOISE_MAX,
+		    "an MI of 200 deviations has the gradient floor at its cap",
+		    "%d", pcc_grad_floor(&r));
+	}
+	/*
+	 * The bound stops at 100 ms; a 40 ms path's MI with a 200 us
+	 * deviation (40 ms) is the paper's.
+	 */
+	tap(pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 5000, 0) == 100000 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 200, 0) == 67999 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 5000, 0) == 100000 &&
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, U32_MAX, 0) == 100000,
+	    "MI length from the RTT noise at most 100 ms", "%u, %u, %u, %u us",
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, 5000, 0),
+	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 200, 0),
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 40000, 5000, 0),
 	    pcc_mi_duration(PCC_RATE_MAX, MSS, 2000, U32_MAX, 0));
 }
