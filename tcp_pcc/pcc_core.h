@@ -44,7 +44,7 @@
  * bound binds where the RTT is under 91 deviations (Documentation/
  * tcp_pcc.rst, "A short, noisy path", "MIs long enough for the noise").
  */
-#define PCC_MI_DEV_K		200
+#define PCC_MI_DEV_K		(2 * PCC_VIV_NOISE_K * FP_ONE / PCC_VIV_NOISE_MAX)
 #define PCC_MI_DEV_MAX_US	100000U
 
 /* Loss-rate cut-off of the utility: Sigmoid_alpha(L - 0.05), sec. 2.2 */
