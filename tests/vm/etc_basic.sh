@@ -298,10 +298,10 @@ tap_check "$m_ok" "1 % loss: no 1 s interval stalls (> 1 Mbit/s each)" "slowest 
 # the rate held at 40 % of 20 Mbit/s with SO_MAX_PACING_RATE so bursts are
 # separated; packets less than 1 ms apart belong to the same group.  The
 # groups are counted over the whole flow after its first 600 packets
-# (0.9 s): a loss signal halves N for 15 rounds by design, and a guest
-# stalled on its host gets one (RACK marks the packets held up in netem
-# lost, then sees them arrive), so a window shorter than 15 rounds could
-# hold only the halved bursts.
+# (0.9 s): a round that loses heavily halves N for 15 rounds by design,
+# and a guest stalled on its host has such rounds without any loss (RACK
+# marks the packets held up in netem lost, then sees them arrive), so a
+# window shorter than 15 rounds could hold only the halved bursts.
 setup_link
 gap_us=1000
 fq=8M
