@@ -229,6 +229,9 @@ e_all="$e1, $e2, $e3"
 tap_diag "link ${RATE_MBIT} Mbit/s, ${DELAY_MS} ms, limit $LIMIT B (1 BDP); ${SECS} s flows after ${OMIT} s omitted; RTT: tcp_info srtt every 100 ms"
 tap_diag "cubic: ${c_mbit} Mbit/s (${c_util} %), RTT p50 ${c_p50} ms, p95 ${c_p95} ms"
 tap_diag "etc (median of 3): ${e_mbit} Mbit/s (${e_util} %; each ${e_all} %), RTT p50 ${e_p50} ms, p95 ${e_p95} ms"
+for i in 0 1 2 3; do
+	tap_diag "flow $i: $(flow_evidence "$RESULTS/etc-link/result.json" $i)"
+done
 
 # CUBIC is the yardstick of the emulation itself: when even CUBIC cannot
 # fill the link, the guest is starved of CPU (a TCG guest on a shared

@@ -141,6 +141,21 @@ short_of_pacing() {
 		  else "" end' "$1" 2>/dev/null
 }
 
+# flow_evidence FILE I: what a performance miss of flow I in netlab's FILE
+# needs to be explained, for a diagnostic line: its median pacing rate and
+# cwnd, its retransmission ratio, and the gaps between the sampler's ss
+# samples (every 0.1 s; a quiet guest keeps them under 0.15 s, so longer
+# ones show the guest itself was held up).
+flow_evidence() {
+	jq -r --argjson i "$2" '
+		def med(s): [s | select(. != null)] | sort
+			| if length > 0 then .[length / 2 | floor] else null end;
+		.flows[$i] as $f
+		| [$f.rtt_series.t_s as $t | range(1; $t | length) | $t[.] - $t[. - 1]] as $gap
+		| [$gap[] | select(. > 0.3)] as $long
+		| "pacing median \(med($f.pacing_rate_series.mbps[]?)) Mbit/s, cwnd median \(med($f.cwnd_series.packets[]?)), retransmitted \($f.retrans_ratio), ss sample gaps: longest \(($gap | max // 0) * 1000 | round) ms, \($long | length) over 0.3 s (\(($long | add // 0) * 10 | round / 10) s)"' "$1" 2>/dev/null
+}
+
 # refcounts MODULE...: "name=refcnt " for each ("gone" if not loaded).
 refcounts() {
 	local m r

@@ -182,6 +182,7 @@ fi
 run shallow-pcc --rtt 30ms --buffer 5p --flow pcc
 us=$(util shallow-pcc)
 tap_diag "5-packet buffer: pcc $(printf '%.1f' "${us:-0}") % utilisation, RTT p95 $(p95 shallow-pcc) ms"
+tap_diag "5-packet buffer: pcc $(flow_evidence "$OUT/shallow-pcc/result.json" 0)"
 if [ "$(fge "${uy:-0}" 80)" = 1 ]; then
 	tap_check "$(fge "${us:-0}" 50)" "5-packet buffer: PCC keeps the link at least half busy" "${us:-?} %"
 else
