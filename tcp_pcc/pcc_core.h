@@ -130,6 +130,17 @@ enum pcc_utility_kind {
 #define PCC_VIV_HEAVY_LOSS	20
 #define PCC_VIV_START_LOSS	50
 /*
+ * A step down that the r(1 + eps) trial's RTT gradient g called for is
+ * at most g x the rate, and at least PCC_VIV_DOWN_MIN of it.  That trial
+ * grew the queue at g = X+ / C - 1, so the rate comes down by what it
+ * overshot the capacity by (for flows sharing the queue, each by its part
+ * of it), where the bound omega0 x rate would take 5 % whatever g was:
+ * at 100 Mbit/s a trial 2 % over the capacity, or a gradient just above
+ * the noise floor, cost 5 % of the link (Documentation/tcp_pcc.rst, "A
+ * step down by the overshoot").
+ */
+#define PCC_VIV_DOWN_MIN	1311		/* 0.02 in Q16 */
+/*
  * Behind a standing queue (pcc_mi_queued()) a step down is at least
  * PCC_VIV_QUEUE_MD of the rate.  Flows sharing a full drop-tail queue
  * see the same loss rate and no RTT gradient, so their utilities barely
@@ -616,16 +627,17 @@ struct pcc_ctl {
 	u32 rate;		/* rate of the last MI started */
 	u32 base;		/* rate of the last accepted result; r of the RCTs */
 	u16 eps;		/* decision: current granularity, Q16 */
-	u8 state;		/* enum pcc_state */
-	u8 have_prev;		/* u_prev is valid */
+	u8 state : 2;		/* enum pcc_state */
+	u8 have_prev : 1;	/* u_prev is valid */
+	u8 retry : 2;		/* starting: enum pcc_retry */
 	u8 launched;		/* MIs started in this state (trials: 0..4) */
 	u8 results;		/* decision: trial results received */
 	u8 order;		/* decision: bit p set: pair p tries r(1+eps) first */
 	u8 votes;		/* decision: bit p: + won pair p; bit p+2: - won */
 	u8 step;		/* adjusting: n */
 	s8 dir;			/* adjusting: +1 or -1 */
-	u8 retry;		/* starting: enum pcc_retry */
 	u8 bound;		/* Vivace: k of the change bound omega */
+	u16 grad_up;		/* Vivace: the r(1 + eps) trial's dRTT/dT, Q16 */
 	u32 dlv_rate : 31;	/* cap: best delivery rate in this MI, 2 B/s */
 	u32 dlv_fresh : 1;	/* cap: the next rate sample starts it over */
 };
@@ -1063,6 +1075,12 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
 	} else {
 		c->bound = 0;
 	}
+	if (dx < 0 && c->grad_up && !(c->votes & PCC_VIV_MET_HEAVY)) {
+		lim = ((u64)c->base * max_t(u32, c->grad_up, PCC_VIV_DOWN_MIN))
+		      >> FP_SHIFT;
+		if ((u64)-dx > lim)
+			dx = -(s64)lim;
+	}
 	if (dx < 0 && (c->votes & PCC_VIV_MET_QUEUE))
 		dx = min_t(s64, dx, -(s64)(((u64)c->base * PCC_VIV_QUEUE_MD) >>
 					   FP_SHIFT));
@@ -1073,6 +1091,20 @@ static inline bool pcc_ctl_vivace_result(struct pcc_ctl *c,
 		c->base = (u32)c->dlv_rate * 2 * PCC_CAP_RATE_MAX;
 	pcc_ctl_decide_again(c, rnd);
 	return true;
+}
+
+/*
+ * Keep the r(1 + eps) trial's dRTT/dT for pcc_ctl_vivace_result(); 0
+ * when it is under the noise floor, which the utility did not charge.
+ */
+static inline void pcc_ctl_note_grad(struct pcc_ctl *c,
+				     const struct pcc_result *r)
+{
+	if (!c->results)
+		c->grad_up = 0;
+	if (pcc_trial_up(c, r->tag - PCC_TAG_TRIAL0) &&
+	    r->rtt_grad >= pcc_grad_floor(r))
+		c->grad_up = (u16)min_t(s32, r->rtt_grad, U16_MAX);
 }
 
 /**
@@ -1113,6 +1145,7 @@ static inline bool pcc_ctl_on_result(struct pcc_ctl *c,
 				c->votes |= PCC_VIV_MET_CAPPED;
 			if (pcc_mi_queued(r))
 				c->votes |= PCC_VIV_MET_QUEUE;
+			pcc_ctl_note_grad(c, r);
 			return pcc_ctl_vivace_result(c, p, tag - PCC_TAG_TRIAL0,
 						     u, rnd);
 		}

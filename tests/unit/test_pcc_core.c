@@ -1045,21 +1045,49 @@ static void test_vivace_control(void)
 	    "Vivace: a round going up adds at least 0.5 Mbit/s x min(m, 2), a queue in a trial or not",
 	    "%u", c.base);
 
-	/* a queue builds in the + trial: down by omega r, omega growing by delta */
+	/*
+	 * a queue builds fast in the + trial (a capacity that fell): down by
+	 * omega r, omega growing by delta
+	 */
 	pcc_ctl_init(&c, &p, 2500000);
 	viv_round(&c, &p, 2500000, rate, tag);
-	viv_feed(&c, &p, rate, tag, 0.05, 0, 0, 0);
+	viv_feed(&c, &p, rate, tag, 0.6, 0, 0, 0);
 	ok = fabs(c.base - 2375000.0) < 20 && c.dir == -1 && c.bound == 1;
 	viv_round(&c, &p, 2500000, rate, tag);
-	viv_feed(&c, &p, rate, tag, 0.05, 0, 0, 0);
+	viv_feed(&c, &p, rate, tag, 0.6, 0, 0, 0);
 	ok &= fabs(c.base - 2312500.0) < 20 && c.bound == 2;
 	for (i = 0; i < 40; i++) {
 		viv_round(&c, &p, 2500000, rate, tag);
-		viv_feed(&c, &p, rate, tag, 0.05, 0, 0, 0);
+		viv_feed(&c, &p, rate, tag, 0.6, 0, 0, 0);
 	}
 	ok &= c.bound == 18 && fabs(c.base - 1250000.0) < 1000;
 	tap(ok, "Vivace: a queue in the + trial: down by omega r, omega = 0.05 + 0.025 k <= 0.5",
 	    "base %u bound %u", c.base, c.bound);
+
+	/* ... but by no more than the + trial overshot: g r, at least 0.02 r */
+	pcc_ctl_init(&c, &p, 2500000);
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.03, 0, 0, 0);
+	ok = fabs(c.base - 2425000.0) < 20 && c.dir == -1 && c.bound == 1;
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.03, 0, 0, 0);
+	ok &= fabs(c.base - 2425000.0) < 20 && c.bound == 2;
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.012, 0, 0, 0);
+	ok &= fabs(c.base - 2450000.0) < 20;
+	/* the gradient is the + trial's, whichever of the pair came first */
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.03, 0.02, 0, 0);
+	ok &= fabs(c.base - 2425000.0) < 20;
+	tap(ok, "Vivace: a step down the + trial's gradient g called is at most g r, at least 0.02 r",
+	    "base %u bound %u", c.base, c.bound);
+	/* heavy loss in the round: the bound omega r alone, as before */
+	pcc_ctl_init(&c, &p, 2500000);
+	viv_round(&c, &p, 2500000, rate, tag);
+	viv_feed(&c, &p, rate, tag, 0.03, 0, 0.1, 0);
+	tap(fabs(c.base - 2375000.0) < 20 && c.dir == -1,
+	    "Vivace: with heavy loss in the round the step down is omega r, whatever g",
+	    "base %u", c.base);
 	viv_round(&c, &p, 2500000, rate, tag);
 	viv_feed(&c, &p, rate, tag, 0, 0, 0, 0);
 	tap(c.dir == 1 && c.step == 1 && c.bound == 0 && c.base > 2500000,
