@@ -1079,7 +1079,7 @@ static void test_vivace_control(void)
 	viv_round(&c, &p, 2500000, rate, tag);
 	viv_feed(&c, &p, rate, tag, 0.03, 0.02, 0, 0);
 	ok &= fabs(c.base - 2425000.0) < 20;
-	tap(ok, "Vivace: a step down the + trial's gradient g called is at most g r, at least 0.02 r",
+	tap(ok, "Vivace: a step down the + trial's g called is at most g r, at least 0.02 r",
 	    "base %u bound %u", c.base, c.bound);
 	/* heavy loss in the round: the bound omega r alone, as before */
 	pcc_ctl_init(&c, &p, 2500000);
