@@ -76,9 +76,9 @@
 #define MAXTR	1000
 /*
  * V=I: time, flow, MI tag and rate, delivered, lost, utility -> state,
- * base, eps; mean RTT and RTT deviation, us
+ * base, eps; mean RTT and RTT deviation, and the MI's length, us
  */
-#define TRACE_FMT "%.3f f%d tag %u r %u del %llu lost %llu g %d u %lld -> st %u b %u e %u%s rtt %u dev %u\n"
+#define TRACE_FMT "%.3f f%d tag %u r %u del %llu lost %llu g %d u %lld -> st %u b %u e %u%s rtt %u dev %u dur %u\n"
 
 struct pkt {
 	double sendt, ackt;
@@ -423,7 +423,7 @@ static void flow_result(const struct model *s, struct flow *x, int f,
 		       (unsigned long long)x->r.lost, x->r.rtt_grad,
 		       (long long)(u >> 16), x->c.state,
 		       x->c.base, x->c.eps, moved ? " moved" : "",
-		       x->r.rtt_us, x->r.rtt_dev_us);
+		       x->r.rtt_us, x->r.rtt_dev_us, x->r.dur_us);
 	if (moved) {
 		u32 d, rate;
 
