@@ -5,6 +5,7 @@ the resolved settings (Config).  Pure: nothing here touches the system."""
 import argparse
 import math
 import os
+import random
 import re
 
 from .common import Error
@@ -26,6 +27,7 @@ MAX_STREAMS = 128              # iperf3 -P per flow
 BOTTLENECK_DEV = "dst"         # router port toward the receiver
 LOSS_DEV = "ifbloss"           # router ifb: random loss and the upstream queue
 DEFAULT_PREFIX = "nl-"
+SMOOTH_STEP = 0.005            # s between netem retunes in --jitter-mode smooth
 
 
 class FlowSpec:
@@ -156,6 +158,16 @@ class Config:
         self.jitter_mode = args.jitter_mode
         self.jitter_dist = args.jitter_dist
         self.jitter_path = args.jitter_path
+        self.jitter_period = args.jitter_period
+        self.jitter_seed = args.jitter_seed
+        if self.jitter_mode == "smooth":
+            if self.jitter_dist not in ("normal", "uniform"):
+                raise Error("--jitter-mode smooth draws normal or uniform offsets, "
+                            f"not {self.jitter_dist}")
+            if self.jitter_period < 2 * SMOOTH_STEP:
+                raise Error(f"--jitter-period must be at least {2 * SMOOTH_STEP * 1e3:g} ms")
+            if self.jitter_seed is None:
+                self.jitter_seed = int.from_bytes(os.urandom(4), "little")
         self.ack_slot = args.ack_slot
         self.ecn = args.ecn
         self.sender_qdisc = args.sender_qdisc
@@ -252,6 +264,8 @@ class Config:
             "burst_bytes": self.burst, "loss_pct": self.loss,
             "jitter_ms": self.jitter * 1e3, "jitter_mode": self.jitter_mode,
             "jitter_dist": self.jitter_dist, "jitter_path": self.jitter_path,
+            "jitter_period_ms": self.jitter_period * 1e3 if self.jitter_mode == "smooth" else None,
+            "jitter_seed": self.jitter_seed if self.jitter_mode == "smooth" else None,
             "data_delay_ms": self.data_delay * 1e3, "ack_slot_ms": self.ack_slot * 1e3,
             "ecn": self.ecn,
             "sender_qdisc": self.sender_qdisc, "sender_gso": self.sender_gso,
@@ -273,3 +287,36 @@ class Config:
                        "duration_s": self.flow_duration(i) if self.duration else f.duration}
                       for i, f in enumerate(self.flows)],
         }
+
+
+class SmoothDelay:
+    """Offset of one path's delay in --jitter-mode smooth.
+
+    PAD's delay-fluctuating link (sec. 4): every `period` a new offset is
+    drawn (normal with standard deviation `sigma`, or uniform within
+    +-sigma) and the delay moves to it in a straight line over the period,
+    so ACKs bunch or spread for tens of milliseconds at a time, where
+    per-packet netem draws only bunch a few of them.  Pure and seeded:
+    netlab retunes the netem to offset(t) every SMOOTH_STEP.
+    """
+
+    def __init__(self, sigma, dist, period, seed):
+        self.sigma = sigma
+        self.dist = dist
+        self.period = period
+        self.rng = random.Random(seed)
+        self.points = []
+
+    def _draw(self):
+        if self.dist == "normal":
+            return self.rng.gauss(0.0, self.sigma)
+        return self.rng.uniform(-self.sigma, self.sigma)
+
+    def offset(self, t):
+        """Offset (s) at t seconds after the run start (t >= 0)."""
+        x = max(0.0, t) / self.period
+        k = int(x)
+        while len(self.points) < k + 2:
+            self.points.append(self._draw())
+        a, b = self.points[k], self.points[k + 1]
+        return a + (b - a) * (x - k)

@@ -25,7 +25,7 @@ import time
 
 from . import common
 from .common import Error, debug, log, read_json
-from .link import BASE_PORT, DEFAULT_PREFIX, RECEIVER_IP, Config, FlowSpec
+from .link import BASE_PORT, DEFAULT_PREFIX, RECEIVER_IP, SMOOTH_STEP, Config, FlowSpec
 from .measure import Captures, Sampler, build_result, cpu_ticks, print_summary, wait_listening
 from .netns import delete_namespaces, icmp_ping, run
 from .plots import plot_flows
@@ -80,8 +80,10 @@ def cmd_run(args):
         debug("iperf3 servers listening")
         if args.pcap:
             captures = Captures(topo)
-        if cfg.trace:
-            # One long-lived tc reads the rate changes: spawning tc per step is slow.
+        smooth = topo.smooth_paths()
+        if cfg.trace or smooth:
+            # One long-lived tc reads the rate and delay changes: spawning
+            # tc per step is slow.
             tc_proc = topo.popen(topo.router, ["tc", "-force", "-batch", "-"],
                                  stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -97,6 +99,7 @@ def cmd_run(args):
             events.start(os.path.join(outdir, "trace.txt"), t0)
         run_end = max(f.start + cfg.flow_duration(i) for i, f in enumerate(cfg.flows))
         next_sample, next_step = 0.0, cfg.trace_step if cfg.trace else None
+        next_delay = 0.0 if smooth else None
         log(f"running {nflows} flow(s) for {run_end:g} s; output {outdir}")
         while True:
             now = time.monotonic() - t0
@@ -118,6 +121,13 @@ def cmd_run(args):
                     tc_proc.stdin.write(line + "\n")
                 tc_proc.stdin.flush()
                 next_step += cfg.trace_step
+            if next_delay is not None and now >= next_delay:
+                for line in topo.smooth_cmds(smooth, now):
+                    tc_proc.stdin.write(line + "\n")
+                tc_proc.stdin.flush()
+                next_delay += SMOOTH_STEP
+                if next_delay < now:
+                    next_delay = now + SMOOTH_STEP
             if now >= next_sample:
                 sampler.sample(now, launched, clock)
                 next_sample += args.sample_interval
@@ -127,7 +137,7 @@ def cmd_run(args):
                 break
             if now > run_end + 60:
                 raise Error("iperf3 clients did not finish in time")
-            wake = min(x for x in (next_sample, next_step) if x is not None)
+            wake = min(x for x in (next_sample, next_step, next_delay) if x is not None)
             time.sleep(max(0.0, min(0.05, wake - (time.monotonic() - t0))))
         t_end = time.monotonic() - t0
         debug("all iperf3 clients finished")
@@ -183,6 +193,8 @@ def cmd_run(args):
 
 def cmd_ping(args):
     cfg = Config(args)
+    if cfg.jitter_mode == "smooth":
+        raise Error("--jitter-mode smooth moves the delay during `netlab run` only")
     topo = Topology(cfg, args.prefix)
     results = []
     try:
@@ -215,6 +227,8 @@ def cmd_ping(args):
 
 def cmd_setup(args):
     cfg = Config(args)
+    if cfg.jitter_mode == "smooth":
+        raise Error("--jitter-mode smooth moves the delay during `netlab run` only")
     topo = Topology(cfg, args.prefix)
     try:
         topo.setup()
@@ -337,10 +351,17 @@ def add_path_options(p):
                    help="ack: jitter on the ACK path only; both: half the RTT moves to a "
                         "netem on the data path, before the bottleneck, which draws its "
                         "own jitter, so each direction jitters independently (default ack)")
-    g.add_argument("--jitter-mode", choices=["ordered", "reorder"], default="ordered",
+    g.add_argument("--jitter-mode", choices=["ordered", "reorder", "smooth"], default="ordered",
                    help="ordered: jitter never reorders packets (netem with a rate, so each "
                         "packet leaves no earlier than the one before); reorder: plain netem "
-                        "jitter, which reorders (default ordered)")
+                        "jitter, which reorders; smooth: the delay itself moves, in a straight "
+                        "line to a new offset drawn every --jitter-period (PAD's ns-3 link; "
+                        "netlab run only), never reordering (default ordered)")
+    g.add_argument("--jitter-period", type=parse_seconds, default=0.1,
+                   help="smooth mode: time between two drawn delay offsets (default 100ms)")
+    g.add_argument("--jitter-seed", type=int, default=None,
+                   help="smooth mode: seed of the drawn offsets (default random; "
+                        "result.json records it)")
     g.add_argument("--ack-slot", type=parse_ms, default=0.0,
                    help="ACK aggregation: the ACK path releases packets in batches, one "
                         "batch every T (netem slot), e.g. 20ms (default 0: off)")

@@ -21,7 +21,7 @@ LINK_OPTIONS = {
     "rate": "--rate", "rtt": "--rtt", "buffer": "--buffer", "qdisc": "--qdisc",
     "qdisc_args": "--qdisc-args", "loss": "--loss", "jitter": "--jitter",
     "jitter_dist": "--jitter-dist", "jitter_mode": "--jitter-mode",
-    "jitter_path": "--jitter-path", "trace": "--trace",
+    "jitter_path": "--jitter-path", "jitter_period": "--jitter-period", "trace": "--trace",
     "trace_format": "--trace-format", "trace_step": "--trace-step", "burst": "--burst",
     "sender_qdisc": "--sender-qdisc", "sender_gso": None, "ecn": None,
     "ack_slot": "--ack-slot", "upstream_qdisc": "--upstream-qdisc",

@@ -8,7 +8,7 @@ import time
 
 from .common import Error, debug, log
 from .link import (BOTTLENECK_DEV, DEFAULT_PREFIX, LOSS_DEV, RECEIVER_IP, RECEIVER_IP6,
-                   ROUTER_RCV_IP, ROUTER_RCV_IP6, SENDER_NET, SENDER_NET6)
+                   ROUTER_RCV_IP, ROUTER_RCV_IP6, SENDER_NET, SENDER_NET6, SmoothDelay)
 from .netns import (Netns, delete_namespaces, get_offloads, icmp_ping, offloads_off, run,
                     run_batch, set_offloads)
 from .stats import percentile
@@ -205,10 +205,11 @@ class Topology:
                     f"limit {cfg.buffer_packets} {extra}".strip()]
         raise Error(f"unknown qdisc {cfg.qdisc}")
 
-    def delay_qdisc(self, i, verb="add", with_jitter=True):
-        """netem on the router's egress toward sender i: the ACK-path delay."""
+    def delay_qdisc(self, i, verb="add", with_jitter=True, offset=0.0):
+        """netem on the router's egress toward sender i: the ACK-path delay
+        (plus `offset`, the smooth mode's current one)."""
         cfg = self.cfg
-        delay = max(0.0, cfg.flow_rtt(i) - cfg.data_delay - cfg.delay_offset[i])
+        delay = max(0.0, cfg.flow_rtt(i) - cfg.data_delay - cfg.delay_offset[i] + offset)
         cmd = f"qdisc {verb} dev s{i} root handle 1: netem delay {int(round(delay * 1e6))}us"
         if with_jitter:
             cmd += self.jitter_args(cfg.flow_jitter(i))
@@ -224,6 +225,10 @@ class Topology:
         cfg = self.cfg
         if jitter <= 0:
             return ""
+        if cfg.jitter_mode == "smooth":
+            # netlab moves the delay itself (smooth_cmds); the rate keeps
+            # a falling delay from reordering.
+            return " rate 10gbit"
         args = f" {int(round(jitter * 1e6))}us"
         if cfg.jitter_dist != "uniform":
             args += f" distribution {cfg.jitter_dist}"
@@ -244,18 +249,38 @@ class Topology:
         """
         return self.cfg.loss > 0 and self.cfg.offloads != "off"
 
-    def data_qdisc(self, verb="add", with_jitter=True):
+    def data_qdisc(self, verb="add", with_jitter=True, offset=0.0):
         """netem on the data path, before the bottleneck: loss and delay."""
         cfg = self.cfg
         where = "parent 5:1" if self.segments_before_loss() else "root"
         cmd = f"qdisc {verb} dev {LOSS_DEV} {where} handle 1: netem"
         if cfg.data_delay > 0:
-            cmd += f" delay {int(round(cfg.data_delay * 1e6))}us"
+            cmd += f" delay {int(round(max(0.0, cfg.data_delay + offset) * 1e6))}us"
             if with_jitter:
                 cmd += self.jitter_args(cfg.jitter)
         if cfg.loss > 0:
             cmd += f" loss random {cfg.loss:g}%"
         return cmd + " limit 100000"
+
+    def smooth_paths(self):
+        """The delay processes of --jitter-mode smooth: (sender index or
+        None for the data path, SmoothDelay), one per jittered netem."""
+        cfg = self.cfg
+        if cfg.jitter_mode != "smooth":
+            return []
+        paths = [(i, SmoothDelay(cfg.flow_jitter(i), cfg.jitter_dist, cfg.jitter_period,
+                                 cfg.jitter_seed + i))
+                 for i in range(len(self.senders)) if cfg.flow_jitter(i) > 0]
+        if cfg.data_delay > 0 and cfg.jitter > 0:
+            paths.append((None, SmoothDelay(cfg.jitter, cfg.jitter_dist, cfg.jitter_period,
+                                            cfg.jitter_seed + 1000)))
+        return paths
+
+    def smooth_cmds(self, paths, t):
+        """tc lines setting every smooth path's delay for time t."""
+        return [self.data_qdisc(verb="change", offset=p.offset(t)) if i is None
+                else self.delay_qdisc(i, verb="change", offset=p.offset(t))
+                for i, p in paths]
 
     def _router_tc(self):
         cfg = self.cfg

@@ -149,6 +149,44 @@ class TcCommands(unittest.TestCase):
                          "limit 100000")
         self.assertIn("delay 20000us 4000us rate 10gbit", t.data_qdisc())
 
+    def test_smooth_jitter(self):
+        # PAD's link: the delay moves in straight lines between offsets
+        # drawn every period; the netem keeps order and draws nothing.
+        t = topology.Topology(config("--rtt", "160ms", "--jitter", "12ms", "--jitter-dist",
+                                     "normal", "--jitter-mode", "smooth", "--jitter-seed", "7",
+                                     "--flow", "bbr", "--flow", "bbr,jitter=0"))
+        self.assertEqual(t.delay_qdisc(0), "qdisc add dev s0 root handle 1: netem delay 160000us "
+                         "rate 10gbit limit 100000")
+        paths = t.smooth_paths()
+        self.assertEqual([i for i, _ in paths], [0])    # flow 1 has no jitter
+        p = paths[0][1]
+        a, b, mid = p.offset(0.2), p.offset(0.3), p.offset(0.25)
+        self.assertAlmostEqual(mid, (a + b) / 2)
+        self.assertEqual(t.smooth_cmds(paths, 0.2),
+                         [f"qdisc change dev s0 root handle 1: netem delay "
+                          f"{int(round((0.160 + a) * 1e6))}us rate 10gbit limit 100000"])
+        again = link.SmoothDelay(0.012, "normal", 0.1, 7)
+        self.assertEqual(again.offset(0.25), mid)        # seeded
+        draws = [p.offset(0.1 * k) for k in range(2000)]
+        mean = sum(draws) / len(draws)
+        sd = (sum((x - mean) ** 2 for x in draws) / len(draws)) ** 0.5
+        self.assertLess(abs(mean), 0.002)
+        self.assertLess(abs(sd - 0.012), 0.002)
+        u = link.SmoothDelay(0.005, "uniform", 0.1, 1)
+        self.assertTrue(all(abs(u.offset(0.01 * k)) <= 0.005 for k in range(500)))
+        j = t.cfg.to_json()
+        self.assertEqual((j["jitter_mode"], j["jitter_period_ms"], j["jitter_seed"]),
+                         ("smooth", 100.0, 7))
+        # both directions: the data path gets its own process
+        t = topology.Topology(config("--jitter", "4ms", "--jitter-path", "both",
+                                     "--jitter-mode", "smooth", "--no-calibrate-rtt"))
+        self.assertEqual([i for i, _ in t.smooth_paths()], [0, None])
+        self.assertIn("netem delay", t.smooth_cmds(t.smooth_paths(), 1.0)[1])
+        for bad in (["--jitter-dist", "pareto"], ["--jitter-period", "5ms"]):
+            with self.assertRaises(Error):
+                config("--jitter", "4ms", "--jitter-mode", "smooth", *bad)
+        self.assertIsNotNone(config("--jitter-mode", "smooth").jitter_seed)
+
     def test_loss_stage(self):
         cfg = config("--loss", "1%", "--no-calibrate-rtt", "--upstream-qdisc", "fq")
         cmds = topology.Topology(cfg)._router_tc()
