@@ -53,6 +53,17 @@
  * packets pass, so a lambda that lags a rate increase cannot starve the
  * inner CCA's view for long.
  *
+ * Receiver's clock (ours): the peer stamps every segment it sends with its
+ * own clock (TSval, RFC 7323), so the ACKs carry when the receiver got
+ * the data, free of the ACK path's jitter and batching.  Every rate
+ * sample, probing or not, is bounded by the receiver's rate over the same
+ * packets (pad_rx_bound()).  This is what lets BBR probe (a probe into
+ * free capacity reaches the receiver faster too) while the ACK
+ * compression of its probes no longer sets its bandwidth filter, which
+ * the paper's pass-through of probing phases cannot tell apart.  Without
+ * timestamps, or with a TSval clock that is neither ms nor us, samples
+ * are bounded by the ACK buffer alone.
+ *
  * RTT samples (ours; the paper reshapes the bandwidth samples only): a
  * min RTT filter keeps the lowest sample, and delay jitter pulls that
  * below the path's delay; BBR's cwnd bound, 2 x bw x min RTT, then holds
@@ -93,6 +104,12 @@
 /* RTT jitter: EWMA gain 1/2^PAD_JIT_SHIFT, which are also its fraction bits */
 #define PAD_JIT_SHIFT		3
 #define PAD_JIT_FLOOR_SHIFT	5
+/* receiver-clock checkpoints, a power of two, PAD_RX_PER_RTT per srtt */
+#define PAD_RX_SHIFT		4
+#define PAD_RX_RING		BIT(PAD_RX_SHIFT)
+#define PAD_RX_PER_RTT		8
+/* least receiver time a bound spans: 1 ms ticks then err by 1/8 at most */
+#define PAD_RX_MIN_US		8000
 /* k range and w range accepted by the module (and assumed here) */
 #define PAD_W_MIN		1
 #define PAD_W_MAX		64
@@ -101,15 +118,23 @@ struct pad_params {
 	u32 k;		/* Q16, mu = k x lambda (Eq. 1) */
 	u32 w;		/* window of the rate estimator, in RTTs (Eq. 2) */
 	u32 lift;	/* Q16, RTT samples raised by lift x jitter; 0: off */
+	bool rx_clock;	/* bound samples by the receiver's clock */
 };
 
 struct pad_cp {
 	u32 t_us;
 	u32 dlv;
+	u32 tsv;	/* the peer's TSval then */
+};
+
+struct pad_rx {
+	u32 dlv;
+	u32 tsv;
 };
 
 struct pad_core {
 	struct pad_cp cp[PAD_RING];
+	struct pad_rx rx[PAD_RX_RING];
 	u64 lambda;	/* ACK arrival rate, packets/us << PAD_RATE_SHIFT; 0: unknown */
 	u64 tokens;	/* release credit, packets << PAD_RATE_SHIFT */
 	u32 last_us;	/* time of the previous ACK */
@@ -123,6 +148,9 @@ struct pad_core {
 	u8 cp_count;
 	u8 positive;	/* ACK buffer non-empty */
 	u8 started;	/* last_us is valid */
+	u8 rx_head;	/* next receiver-clock checkpoint to write */
+	u8 rx_count;
+	u8 no_tsv;	/* an ACK came without TSval: no receiver clock */
 };
 
 /* One ACK, as the stack reports it. */
@@ -138,6 +166,8 @@ struct pad_ack {
 	bool ack_delayed;	/* rs->is_ack_delayed: RTT includes a delay */
 	bool app_limited;	/* rs->is_app_limited */
 	bool recovery;		/* CWR, Recovery or Loss state, or losses */
+	bool has_tsv;		/* the ACK carries the peer's TSval */
+	u32 tsv;		/* its TSval */
 };
 
 /* What the inner CCA is shown for this ACK. */
@@ -146,6 +176,7 @@ struct pad_out {
 	s32 delivered;		/* replaces rs->delivered */
 	u32 queued;		/* packets of this ACK that entered the buffer */
 	s32 rtt_us;		/* replaces rs->rtt_us */
+	bool rx_bounded;	/* delivered was cut to the receiver's rate */
 };
 
 enum pad_event {
@@ -211,6 +242,7 @@ static inline void pad_update_lambda(struct pad_core *c,
 	    a->now_us - c->cp[(c->cp_head + PAD_RING - 1) % PAD_RING].t_us >= gap) {
 		c->cp[c->cp_head].t_us = a->now_us;
 		c->cp[c->cp_head].dlv = a->delivered;
+		c->cp[c->cp_head].tsv = a->tsv;
 		c->cp_head = (c->cp_head + 1) % PAD_RING;
 		if (c->cp_count < PAD_RING)
 			c->cp_count++;
@@ -400,6 +432,126 @@ static inline s32 pad_rtt(struct pad_core *c, const struct pad_params *p,
 	return a->rtt_us + (s32)(((u64)(jit - floor) * p->lift) >> FP_SHIFT);
 }
 
+/* |x - y| <= y / 8 */
+static inline bool pad_near(u64 x, u64 y)
+{
+	return (x > y ? x - y : y - x) <= y / 8;
+}
+
+/*
+ * The peer's TSval clock in microseconds per tick, from the span of the
+ * lambda ring (w srtts, so the ACK path's jitter averages out): 1000
+ * (every common stack stamps in ms), 1 (usec timestamps), or 0 if it is
+ * neither or not known yet.
+ */
+static inline u32 pad_rx_unit(const struct pad_core *c,
+			      const struct pad_ack *a)
+{
+	const struct pad_cp *old = &c->cp[c->cp_count < PAD_RING ? 0 :
+					   c->cp_head];
+	u32 span = a->now_us - old->t_us;
+	u64 ticks = a->tsv - old->tsv;
+
+	if (c->no_tsv || !c->lambda || (s32)span <= 0)
+		return 0;
+	if (pad_near(ticks * 1000, span))
+		return 1000;
+	if (pad_near(ticks, span))
+		return 1;
+	return 0;
+}
+
+/* A receiver-clock checkpoint every srtt / PAD_RX_PER_RTT of its time. */
+static inline void pad_rx_note(struct pad_core *c, const struct pad_ack *a,
+			       u32 unit)
+{
+	const struct pad_rx *last;
+	u32 gap = a->srtt_us / PAD_RX_PER_RTT;
+
+	if (c->rx_count) {
+		last = &c->rx[(c->rx_head + PAD_RX_RING - 1) % PAD_RX_RING];
+		if ((u64)(a->tsv - last->tsv) * unit < max(gap, 1U))
+			return;
+	}
+	c->rx[c->rx_head].dlv = a->delivered;
+	c->rx[c->rx_head].tsv = a->tsv;
+	c->rx_head = (c->rx_head + 1) % PAD_RX_RING;
+	if (c->rx_count < PAD_RX_RING)
+		c->rx_count++;
+}
+
+/*
+ * The sample bounded by what the receiver got over it: its packets over
+ * the receiver's time from its first packet to this ACK's stamp, one tick
+ * less (the stamps are whole ticks).  The first packet's time is
+ * interpolated between the checkpoints around the sample's start (@before
+ * at or before it, @after at or after); with none before, or the two more
+ * than twice the spacing apart (a gap in delivery leaves it anywhere
+ * between them), it is @after's stamp, the latest it can be, so that the
+ * bound stays an upper one.
+ *
+ * ACK-path jitter and ACK batching compress the ACKs, not the receiver's
+ * stamps, so this bound removes what they add to a sample, probing or not,
+ * and leaves a real rise (a probe into free capacity reaches the receiver
+ * faster too).  A sample no faster than lambda, the ACK rate over w
+ * srtts, cannot lift BBR's filter above the link and is left alone.
+ * Returns the bounded delivered.
+ */
+static inline s32 pad_rx_bound(const struct pad_core *c,
+			       const struct pad_ack *a, u32 unit, s32 dlv)
+{
+	u32 prior = a->delivered - (u32)a->rs_delivered;
+	u32 interval = min(a->interval_us, PAD_MAX_DT_US);
+	const struct pad_rx *before = NULL, *after = NULL, *r;
+	u32 i, d = 1, gap = 0, tail;
+	u64 ticks_d, rx_us;
+
+	if (!unit || dlv <= 0 || !interval ||
+	    ((u64)dlv << PAD_RATE_SHIFT) <= c->lambda * interval)
+		return dlv;
+	for (i = 1; i <= c->rx_count; i++) {
+		r = &c->rx[(c->rx_head + PAD_RX_RING - i) % PAD_RX_RING];
+		if ((s32)(r->dlv - prior) < 0) {
+			before = r;
+			break;
+		}
+		after = r;
+	}
+	if (!after)
+		return dlv;
+	tail = a->tsv - after->tsv;
+	if (tail < 2 || (u64)tail * unit > PAD_MAX_DT_US)
+		return dlv;
+	if (before && after->dlv != before->dlv &&
+	    (u64)(after->tsv - before->tsv) * unit <=
+	    2 * (a->srtt_us / PAD_RX_PER_RTT)) {
+		d = after->dlv - before->dlv;
+		gap = after->tsv - before->tsv;
+	}
+	/* receiver ticks x d from the first packet to a tick before now */
+	ticks_d = (u64)(tail - 1) * d + (u64)gap * (after->dlv - prior);
+	rx_us = d > 1 ? div_u64(ticks_d * unit, d) : ticks_d * unit;
+	if (rx_us < PAD_RX_MIN_US)
+		return dlv;
+	rx_us = min_t(u64, rx_us, PAD_MAX_DT_US);
+	if ((u64)dlv * rx_us <= (u64)a->rs_delivered * interval)
+		return dlv;
+	return (s32)div64_u64((u64)a->rs_delivered * interval, rx_us);
+}
+
+/* The receiver's clock: bound this ACK's sample, then note the ACK. */
+static inline void pad_rx(struct pad_core *c, const struct pad_ack *a,
+			  struct pad_out *o)
+{
+	u32 unit = pad_rx_unit(c, a);
+	s32 dlv = pad_rx_bound(c, a, unit, o->delivered);
+
+	o->rx_bounded = dlv < o->delivered;
+	o->delivered = dlv;
+	/* before the clock is known, space the checkpoints as for ms */
+	pad_rx_note(c, a, unit ? unit : 1000);
+}
+
 static inline enum pad_event pad_event_of(bool was, bool positive, bool pass,
 					  const struct pad_ack *a)
 {
@@ -440,6 +592,11 @@ static inline enum pad_event pad_on_ack(struct pad_core *c,
 	win = (mu * min(a->srtt_us, PAD_MAX_DT_US)) >> PAD_RATE_SHIFT;
 	pad_average_held(c, c->held, a->acked, (u32)min_t(u64, win, U32_MAX));
 	o->delivered = pad_delivered(c, a, mu);
+	o->rx_bounded = false;
+	if (!a->has_tsv)
+		c->no_tsv = 1;
+	else if (p->rx_clock)
+		pad_rx(c, a, o);
 	o->rtt_us = pad_rtt(c, p, a);
 
 	c->positive = c->held > 0;

@@ -55,8 +55,10 @@
 #define PAD_SLOTS_MAX	65536
 /* slots probed per socket in the table (open addressing) */
 #define PAD_PROBES	16
-/* PAD's state at the end of icsk_ca_priv, 8-byte aligned */
-#define PAD_INLINE_OFF	((ICSK_CA_PRIV_SIZE - sizeof(struct pad_core)) & ~7UL)
+/* PAD's state at the end of icsk_ca_priv, 8-byte aligned, if it fits */
+#define PAD_FITS_INLINE	(sizeof(struct pad_core) <= ICSK_CA_PRIV_SIZE)
+#define PAD_INLINE_OFF	(PAD_FITS_INLINE ? \
+			 (ICSK_CA_PRIV_SIZE - sizeof(struct pad_core)) & ~7UL : 0)
 
 struct pad_wrapper {
 	struct tcp_congestion_ops ops;
@@ -80,6 +82,7 @@ static struct cc_q16_param pad_k = CC_Q16_PARAM(1, 250, 1, 10, 2, 0);
 static unsigned int pad_w = 16;
 static struct cc_q16_param pad_lift = CC_Q16_PARAM(2, 0, 0, 0, 16, 0);
 static bool pad_hold_acked = true;
+static bool pad_rx_clock = true;
 static unsigned int pad_slots = 1024;
 
 /*
@@ -213,6 +216,7 @@ struct pad_stats {
 	u64 reset;		/* RTO or idle restart */
 	u64 no_slot;		/* sockets that found no free slot */
 	u64 ops_restored;	/* inner .init replaced the socket's ops */
+	u64 rx_bounded;		/* samples cut to the receiver's rate */
 };
 
 static DEFINE_PER_CPU(struct pad_stats, pad_stats);
@@ -235,12 +239,13 @@ static int pad_stats_get(char *buffer, const struct kernel_param *kp)
 		t.reset += READ_ONCE(s->reset);
 		t.no_slot += READ_ONCE(s->no_slot);
 		t.ops_restored += READ_ONCE(s->ops_restored);
+		t.rx_bounded += READ_ONCE(s->rx_bounded);
 	}
 	return sysfs_emit(buffer,
-			  "acks %llu positive_acks %llu held_pkts %llu engage %llu release %llu probe %llu flush %llu reset %llu no_slot %llu ops_restored %llu\n",
+			  "acks %llu positive_acks %llu held_pkts %llu engage %llu release %llu probe %llu flush %llu reset %llu no_slot %llu ops_restored %llu rx_bounded %llu\n",
 			  t.acks, t.positive_acks, t.held_pkts, t.engage,
 			  t.release, t.probe, t.flush, t.reset, t.no_slot,
-			  t.ops_restored);
+			  t.ops_restored, t.rx_bounded);
 }
 
 static int pad_stats_set(const char *val, const struct kernel_param *kp)
@@ -264,6 +269,8 @@ module_param_cb(jitter_lift, &cc_q16_param_ops, &pad_lift, 0644);
 MODULE_PARM_DESC(jitter_lift, "RTT samples shown raised by this x the mean change between consecutive ones (0 .. 16; default 2; 0: off)");
 module_param_named(hold_acked, pad_hold_acked, bool, 0644);
 MODULE_PARM_DESC(hold_acked, "hold acked_sacked with delivered (Y, default) or show the stack's (N): cwnd growth and ACK-aggregation estimates then see every ACK");
+module_param_named(rx_clock, pad_rx_clock, bool, 0644);
+MODULE_PARM_DESC(rx_clock, "bound each rate sample by the receiver's rate over it, on the peer's TCP timestamps (Y, default) or not (N)");
 module_param_cb(slots, &pad_slots_ops, &pad_slots, 0444);
 MODULE_PARM_DESC(slots, "sockets whose PAD state lives outside icsk_ca_priv (0 .. 65536; default 1024; load time only)");
 module_param_cb(stats, &pad_stats_ops, NULL, 0444);
@@ -441,6 +448,9 @@ static void pad_ack_of(const struct sock *sk, const struct rate_sample *rs,
 	a->app_limited = rs->is_app_limited;
 	a->recovery = inet_csk(sk)->icsk_ca_state >= TCP_CA_CWR ||
 		      rs->losses > 0;
+	/* cong_control runs inside tcp_ack(): rx_opt is this ACK's */
+	a->has_tsv = tp->rx_opt.tstamp_ok && tp->rx_opt.saw_tstamp;
+	a->tsv = tp->rx_opt.rcv_tsval;
 }
 
 static void pad_main(struct sock *sk, u32 ack, int flag,
@@ -462,10 +472,13 @@ static void pad_main(struct sock *sk, u32 ack, int flag,
 	p.k = READ_ONCE(pad_k.val);
 	p.w = READ_ONCE(pad_w);
 	p.lift = READ_ONCE(pad_lift.val);
+	p.rx_clock = READ_ONCE(pad_rx_clock);
 	pad_ack_of(sk, rs, &a);
 	ev = pad_on_ack(c, &p, &a, &o);
 
 	this_cpu_inc(pad_stats.acks);
+	if (o.rx_bounded)
+		this_cpu_inc(pad_stats.rx_bounded);
 	if (c->held) {
 		this_cpu_inc(pad_stats.positive_acks);
 		if (o.queued)
@@ -650,7 +663,7 @@ static int __init pad_prepare(struct pad_wrapper *pw,
 		err = -EINVAL;
 		goto put;
 	}
-	if (spec->priv <= PAD_INLINE_OFF) {
+	if (PAD_FITS_INLINE && spec->priv <= PAD_INLINE_OFF) {
 		pw->state_off = PAD_INLINE_OFF;
 	} else if (pad_nr_slots) {
 		pw->state_off = -1;
@@ -783,7 +796,6 @@ static int __init pad_register(void)
 	struct pad_inner_spec spec[PAD_MAX_INNER];
 	int i, nr, err;
 
-	BUILD_BUG_ON(sizeof(struct pad_core) > ICSK_CA_PRIV_SIZE);
 	err = pad_parse_inner(pad_inner, spec, &nr);
 	if (err)
 		return err;

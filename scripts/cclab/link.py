@@ -170,6 +170,7 @@ class Config:
                 self.jitter_seed = int.from_bytes(os.urandom(4), "little")
         self.ack_slot = args.ack_slot
         self.ecn = args.ecn
+        self.timestamps = args.timestamps
         self.sender_qdisc = args.sender_qdisc
         self.upstream_qdisc = args.upstream_qdisc
         self.sender_gso = args.sender_gso
@@ -267,7 +268,7 @@ class Config:
             "jitter_period_ms": self.jitter_period * 1e3 if self.jitter_mode == "smooth" else None,
             "jitter_seed": self.jitter_seed if self.jitter_mode == "smooth" else None,
             "data_delay_ms": self.data_delay * 1e3, "ack_slot_ms": self.ack_slot * 1e3,
-            "ecn": self.ecn,
+            "ecn": self.ecn, "timestamps": self.timestamps,
             "sender_qdisc": self.sender_qdisc, "sender_gso": self.sender_gso,
             "offloads": self.offloads, "receiver_gro": self.receiver_gro,
             "offloads_seen": self.offloads_seen, "ipv6": self.ipv6,

@@ -378,6 +378,11 @@ def add_path_options(p):
                    help="set net.ipv4.tcp_ecn=1 on senders and receiver (default on; "
                         "--no-ecn leaves the kernel default, 2); a flow's ecn=on|off "
                         "overrides it for that sender")
+    g.add_argument("--timestamps", action=argparse.BooleanOptionalAction, default=True,
+                   help="TCP timestamps (net.ipv4.tcp_timestamps) on the receiver; "
+                        "--no-timestamps turns them off there, so no connection "
+                        "negotiates them, as with a peer that does not send them "
+                        "(default on, the kernel's default)")
     g.add_argument("--calibrate-rtt", action=argparse.BooleanOptionalAction, default=True,
                    help="measure the path's own idle latency with pings after setup and take it "
                         "off the ACK-path delay, so the idle RTT equals --rtt (default on)")

@@ -97,6 +97,8 @@ class Topology:
                 run_batch("ip", ns, lines)
         if cfg.ecn:
             self.receiver.sysctl("net.ipv4.tcp_ecn", 1)
+        if not cfg.timestamps:
+            self.receiver.sysctl("net.ipv4.tcp_timestamps", 0)
         for ns, flow in zip(self.senders, cfg.flows):
             ecn = cfg.ecn if flow.ecn is None else flow.ecn
             ns.sysctl("net.ipv4.tcp_ecn", 1 if ecn else 2)

@@ -338,6 +338,9 @@ static size_t run_abc(void)
 
 /* ---- pad_shim: pad_main() ---- */
 
+/* gen-acks.py's one-way delay (ONE_WAY_NS) */
+#define PAD_ACK_PATH_US	20000
+
 static __cost void cost_pad(struct pad_core *c, const struct pad_params *p,
 			    const struct pad_ack *a, struct pad_out *o)
 {
@@ -347,7 +350,7 @@ static __cost void cost_pad(struct pad_core *c, const struct pad_params *p,
 static size_t run_pad(void)
 {
 	struct pad_params p = { .k = CC_Q16(1, 250), .w = 16,
-				.lift = CC_Q16(2, 0) };
+				.lift = CC_Q16(2, 0), .rx_clock = true };
 	struct pad_core c;
 	struct pad_out o;
 	size_t i, n = 0;
@@ -374,6 +377,9 @@ static size_t run_pad(void)
 		a.rtt_us = v[A_RTT] < 0 ? -1 : (s32)v[A_RTT];
 		a.app_limited = v[A_APP];
 		a.recovery = v[A_STATE] >= TCP_CA_CWR || v[A_LOSSES] > 0;
+		/* the receiver's ms clock: the ACK left it a one-way delay ago */
+		a.has_tsv = true;
+		a.tsv = (u32)((v[A_NOW] - PAD_ACK_PATH_US) / 1000);
 		cost_pad(&c, &p, &a, &o);
 		sink += o.acked + o.delivered;
 		n++;

@@ -187,6 +187,10 @@ class TcCommands(unittest.TestCase):
                 config("--jitter", "4ms", "--jitter-mode", "smooth", *bad)
         self.assertIsNotNone(config("--jitter-mode", "smooth").jitter_seed)
 
+    def test_timestamps(self):
+        self.assertTrue(config().to_json()["timestamps"])
+        self.assertFalse(config("--no-timestamps").to_json()["timestamps"])
+
     def test_loss_stage(self):
         cfg = config("--loss", "1%", "--no-calibrate-rtt", "--upstream-qdisc", "fq")
         cmds = topology.Topology(cfg)._router_tc()

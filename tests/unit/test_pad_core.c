@@ -14,6 +14,9 @@
  *    delivery-rate sample over a jittered path, with and without PAD;
  *    under ACK aggregation, delivered stays unbiased while PAD holds,
  *    and a sample is never cut below mu over its interval;
+ *  - the receiver's clock: over a jittered ACK path a probing sender's
+ *    samples stay within 2 % of the receiver's rate, a real rise passes,
+ *    a steady path is never cut; ms and us TSval clocks, none otherwise;
  *  - RTT samples: raised by jitter_lift x the mean change between
  *    consecutive ones beyond srtt/32, not by a growing queue, untouched
  *    when off, never wrapping;
@@ -666,13 +669,162 @@ static void test_idle(void)
 	    NULL);
 }
 
+/* ---- the receiver's clock ---- */
+
+struct rx_path {
+	double rate0, rate1, t_rise;	/* receiver's pkt/s, before and after */
+	double gain;			/* sender's rate over the receiver's */
+	double jit_s;			/* sigma of the ACK path's delay */
+	u32 tick_us, tsv0;		/* the peer's TSval clock */
+	bool no_tsv;
+};
+
+struct rx_result {
+	double max_before;	/* mean 1 s maximum of the shown rate / rate0 */
+	double max_after;	/* the same after the rise (last 5 s) / rate1 */
+	double rise_s;		/* first shown sample >= 0.96 x rate1 after it */
+	u64 bounded;		/* samples cut by the receiver's clock */
+};
+
+/*
+ * A backlogged sender through a bottleneck: packet j reaches the receiver
+ * at the bottleneck's rate, which stamps it in its TSval and ACKs it at
+ * once; the ACK path's delay moves every 100 ms to a new normal draw
+ * (order kept), as in PAD's ns-3 link.  The sender sends gain x faster
+ * (a probing BBR), so a sample is win ACKs over max(send, ACK interval)
+ * as tcp_rate_gen() makes it.  20 s; srtt 160 ms.
+ */
+#define RX_N	(1 << 15)
+
+static struct rx_result rx_run(const struct rx_path *r, bool rx_clock)
+{
+	static double ack_t[RX_N];
+	struct rx_result res = { .rise_s = -1 };
+	double delay = 0.16, last = 0, next_change = 0.1, t_r = 0;
+	double wmax = 0, sum_before = 0, sum_after = 0;
+	unsigned int j, win, nb = 0, na = 0, sec = 1;
+	struct pad_core c;
+	struct pad_params p = defaults();
+	struct pad_ack a = { .srtt_us = 160000 };
+	struct pad_out o;
+
+	p.rx_clock = rx_clock;
+	pad_reset(&c);
+	for (j = 0; t_r < 20; j++) {
+		double rate = t_r < r->t_rise ? r->rate0 : r->rate1, shown;
+
+		t_r += 1 / rate;
+		if (t_r >= next_change) {
+			double u1 = rndu() + 0.000000000001, u2 = rndu();
+
+			delay = 0.16 + r->jit_s * sqrt(-2 * log(u1)) *
+				cos(2 * M_PI * u2);
+			next_change += 0.1;
+		}
+		if (t_r + delay > last)
+			last = t_r + delay;
+		ack_t[j % RX_N] = last;
+		win = (unsigned int)(rate * 0.16);
+		a.now_us = (u32)(last * 1e6);
+		a.acked = 1;
+		a.delivered = j + 1;
+		a.has_tsv = !r->no_tsv;
+		a.tsv = r->tsv0 + (u32)(t_r * 1e6 / r->tick_us);
+		a.rs_delivered = j >= win ? (s32)win : -1;
+		a.snd_interval_us = (u32)(win / (r->gain * rate) * 1e6);
+		a.interval_us = 0;
+		if (j >= win) {
+			u32 ack_us = (u32)((last - ack_t[(j - win) % RX_N]) * 1e6);
+
+			a.interval_us = max(a.snd_interval_us, ack_us);
+		}
+		pad_on_ack(&c, &p, &a, &o);
+		res.bounded += o.rx_bounded;
+		if (a.rs_delivered < 0 || t_r < 3)
+			continue;
+		shown = o.delivered / (a.interval_us / 1e6);
+		if (shown > wmax)
+			wmax = shown;
+		if (t_r >= r->t_rise && res.rise_s < 0 &&
+		    shown >= 0.96 * r->rate1)
+			res.rise_s = t_r - r->t_rise;
+		if (t_r >= sec) {
+			if (t_r < r->t_rise) {
+				sum_before += wmax / r->rate0;
+				nb++;
+			} else if (t_r >= 15) {
+				sum_after += wmax / r->rate1;
+				na++;
+			}
+			wmax = 0;
+			sec++;
+		}
+	}
+	res.max_before = nb ? sum_before / nb : 0;
+	res.max_after = na ? sum_after / na : 0;
+	return res;
+}
+
+static void test_rx_clock(void)
+{
+	struct rx_path r = {
+		.rate0 = 850, .rate1 = 850, .t_rise = 30, .gain = 1.25,
+		.jit_s = 0.012, .tick_us = 1000, .tsv0 = 0xffffffffU - 5000,
+	};
+	struct rx_result with, without;
+
+	without = rx_run(&r, false);
+	with = rx_run(&r, true);
+	tap(without.max_before > 1.08 && with.max_before < 1.02,
+	    "ACK-path jitter, probing sender: the receiver's clock bounds the samples",
+	    "1 s maximum %.3f x rate without, %.3f with (TSval wraps)",
+	    without.max_before, with.max_before);
+
+	r.jit_s = 0;
+	with = rx_run(&r, true);
+	tap(!with.bounded && with.max_before > 0.99,
+	    "steady path: no sample is cut",
+	    "%llu cut, maximum %.3f x rate",
+	    (unsigned long long)with.bounded, with.max_before);
+
+	/* free capacity: the receiver's rate rises by 25 % at 8 s */
+	r.jit_s = 0.012;
+	r.rate1 = 1062.5;
+	r.t_rise = 8;
+	with = rx_run(&r, true);
+	tap(with.rise_s >= 0 && with.rise_s < 0.4 && with.max_after > 0.98 &&
+	    with.max_after < 1.03,
+	    "a real rise passes: shown within 0.4 s, jitter still bounded",
+	    "after %.3f s; maximum %.3f x the new rate",
+	    with.rise_s, with.max_after);
+
+	r.rate1 = 850;
+	r.t_rise = 30;
+	r.tick_us = 1;
+	with = rx_run(&r, true);
+	tap(with.max_before < 1.02, "usec TSval: bounded as well",
+	    "%.3f x rate", with.max_before);
+	r.tick_us = 10000;
+	with = rx_run(&r, true);
+	tap(!with.bounded, "10 ms TSval ticks: not a clock PAD reads, nothing cut",
+	    "%.3f x rate", with.max_before);
+	r.tick_us = 1000;
+	r.no_tsv = true;
+	with = rx_run(&r, true);
+	tap(!with.bounded && with.max_before > 1.08,
+	    "no timestamps: samples as before", "%.3f x rate",
+	    with.max_before);
+}
+
 /* ---- fuzzing ---- */
 
 static void test_fuzz(void)
 {
 	unsigned int run, j, bad_release = 0, bad_steady = 0, bad_neg = 0;
 	unsigned int conserve = 0, bad_floor = 0;
+	double tick;
 	struct sim s;
+	u32 tsv;
 
 	for (run = 0; run < 200; run++) {
 		double rate = 100 + rndu() * 1e5;
@@ -681,6 +833,9 @@ static void test_fuzz(void)
 		sim_init(&s, t, (u32)rnd64());
 		s.p.k = Q16(1.001 + rndu());
 		s.p.w = 1 + rnd64() % 64;
+		s.p.rx_clock = rnd64() % 2;
+		tick = (rnd64() % 3) ? 0.001 : rndu() * 2;
+		tsv = (u32)rnd64();
 		for (j = 0; j < 3000; j++) {
 			u32 held0 = s.c.held, gap, n;
 			u64 mu = pad_mu(&s.c, &s.p), need, maxh;
@@ -707,6 +862,11 @@ static void test_fuzz(void)
 			a.srtt_us = (rnd64() % 10) ? 1000 + rnd64() % 200000 : 0;
 			a.app_limited = !(rnd64() % 20);
 			a.recovery = !(rnd64() % 30);
+			a.ack_delayed = false;
+			a.rtt_us = -1;
+			a.has_tsv = rnd64() % 100;
+			tsv += (u32)(gap * tick);
+			a.tsv = tsv;
 			s.delivered += n;
 			s.ev = pad_on_ack(&s.c, &s.p, &a, &s.o);
 			s.acked_in += n;
@@ -718,7 +878,7 @@ static void test_fuzz(void)
 				bad_neg++;
 			mu = pad_mu(&s.c, &s.p);
 			need = (mu * a.interval_us) >> PAD_RATE_SHIFT;
-			if (a.rs_delivered >= 0 &&
+			if (a.rs_delivered >= 0 && !s.o.rx_bounded &&
 			    s.o.delivered < (s64)(need < (u64)a.rs_delivered ?
 						  need : (u64)a.rs_delivered))
 				bad_floor++;
@@ -746,7 +906,7 @@ static void test_fuzz(void)
 	    "%u breaks", conserve);
 	tap(!bad_neg, "fuzz: delivered shown within [0, rs->delivered]",
 	    "%u", bad_neg);
-	tap(!bad_floor, "fuzz: delivered shown never below min(rs->delivered, mu x interval)",
+	tap(!bad_floor, "fuzz: delivered shown never below min(rs->delivered, mu x interval) but by the receiver's clock",
 	    "%u", bad_floor);
 	tap(!bad_release, "fuzz: releases bounded by mu x gap + depth while holding",
 	    "%u", bad_release);
@@ -762,6 +922,7 @@ int main(void)
 	test_aggregation();
 	test_floor();
 	test_jitter_samples();
+	test_rx_clock();
 	test_rtt_lift();
 	test_wrap();
 	test_idle();

@@ -6,7 +6,9 @@
 # per socket (iperf3 -C pad_bbr, setsockopt), both unload orders (tcp_bbr
 # refused while wrapped, pad_shim refused while a socket uses pad_bbr,
 # then both unload), inner=bbr,etc with tcp_etc and inner=bbr,pcc with
-# tcp_pcc, counters, tracepoint, and the reset on a restart after idle.
+# tcp_pcc, counters, tracepoint, the reset on a restart after idle, and
+# the receiver's clock: it bounds samples on a jittered path, and a peer
+# without timestamps gets PAD without it.
 # The steady-link comparison with bbr is tests/vm/pad_shim_steady.sh.
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -18,7 +20,7 @@ pcc_ko=$MODDIR/tcp_pcc/tcp_pcc.ko
 P=/sys/module/pad_shim/parameters
 NS=pad-lo
 
-tap_plan 24
+tap_plan 26
 
 if [ ! -f "$ko" ]; then
 	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
@@ -82,25 +84,28 @@ tap_check "$(grep -qw pad_bbr <<<"$(avail)" && [ "$(refcnt tcp_bbr)" -gt "$bbr_b
 	"pad_bbr registered, tcp_bbr pinned" "available: $(avail); tcp_bbr refcnt $bbr_before -> $(refcnt tcp_bbr)"
 
 # ---- run-time parameter writes
-before="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift)"
+before="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift) $(cat $P/rx_clock)"
 lift0=$(cat $P/jitter_lift)
 bad=0
 for v in 0.5 1 2.5 abc ""; do echo "$v" >$P/k 2>/dev/null && bad=1; done
 for v in 0 65 -1 x; do echo "$v" >$P/w 2>/dev/null && bad=1; done
 for v in 2 maybe; do echo "$v" >$P/hold_acked 2>/dev/null && bad=1; done
+for v in 2 maybe; do echo "$v" >$P/rx_clock 2>/dev/null && bad=1; done
 for v in 16.5 -1 x ""; do echo "$v" >$P/jitter_lift 2>/dev/null && bad=1; done
 echo x 2>/dev/null >$P/inner && bad=1
 echo 1 2>/dev/null >$P/stats && bad=1
-after="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift)"
+after="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift) $(cat $P/rx_clock)"
 echo 1.05 >$P/k && echo 8 >$P/w && echo N >$P/hold_acked && echo 0 >$P/jitter_lift &&
-	good="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift)"
+	echo N >$P/rx_clock &&
+	good="$(cat $P/k) $(cat $P/w) $(cat $P/hold_acked) $(cat $P/jitter_lift) $(cat $P/rx_clock)"
 echo 1.025 >$P/k
 echo 16 >$P/w
 echo Y >$P/hold_acked
 echo "$lift0" >$P/jitter_lift
-tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8 N 0.0000" ] && echo 1)" \
+echo Y >$P/rx_clock
+tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = "1.0500 8 N 0.0000 N" ] && echo 1)" \
 	"bad parameter writes refused, values unchanged, good ones taken" \
-	"k w hold_acked jitter_lift: $before -> $after; 1.05 8 N 0 -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
+	"k w hold_acked jitter_lift rx_clock: $before -> $after; 1.05 8 N 0 N -> ${good:-?}; inner $(cat $P/inner) slots $(cat $P/slots)"
 
 if rmmod tcp_bbr 2>/dev/null; then
 	tap_fail "rmmod tcp_bbr refused while pad_bbr wraps it" "tcp_bbr unloaded under pad_bbr"
@@ -274,6 +279,40 @@ else
 	ip netns del $NS
 	tap_skip "stats count ACKs through PAD; tracepoint pad_shim:pad_event exists" "no tracefs"
 	tap_skip "restart after a second idle clears PAD's state (reset event)" "no tracefs"
+fi
+
+# ---- the receiver's clock
+padstat() { tr ' ' '\n' <$P/stats | awk -v k="$1" 'f { print; exit } $0 == k { f = 1 }'; }
+# a jittered ACK path: samples are bounded, and the flow keeps the link
+rx0=$(padstat rx_bounded)
+if "$TOP/scripts/netlab" run --rate 10mbit --rtt 80ms --buffer 1bdp --jitter 8ms \
+	--jitter-dist normal --flow pad_bbr --duration 10 --warmup 3 \
+	--out "$RESULTS/pad-rx" >"$RESULTS/pad-rx.log" 2>&1; then
+	gp=$(jq '.flows[0].goodput_mbps' "$RESULTS/pad-rx/result.json")
+	rx1=$(padstat rx_bounded)
+	tap_check "$([ $((rx1 - rx0)) -gt 0 ] && awk -v g="$gp" 'BEGIN { exit !(g >= 7) }' && echo 1)" \
+		"jittered ACK path: the receiver's clock bounds samples, the flow keeps the link" \
+		"rx_bounded +$((rx1 - rx0)), goodput $gp Mbit/s of 9.6"
+else
+	tap_fail "jittered ACK path: the receiver's clock bounds samples, the flow keeps the link" \
+		"netlab failed: $(tail -n 3 "$RESULTS/pad-rx.log")"
+fi
+# the same path with a receiver that does not negotiate timestamps: PAD
+# runs without the receiver's clock
+rx0=$(padstat rx_bounded)
+a0=$(padstat acks)
+if "$TOP/scripts/netlab" run --rate 10mbit --rtt 80ms --buffer 1bdp --jitter 8ms \
+	--jitter-dist normal --no-timestamps --flow pad_bbr --duration 10 --warmup 3 \
+	--out "$RESULTS/pad-nots" >"$RESULTS/pad-nots.log" 2>&1; then
+	gp=$(jq '.flows[0].goodput_mbps' "$RESULTS/pad-nots/result.json")
+	rx1=$(padstat rx_bounded)
+	a1=$(padstat acks)
+	tap_check "$([ $((a1 - a0)) -gt 0 ] && [ "$rx1" = "$rx0" ] && awk -v g="$gp" 'BEGIN { exit !(g >= 7) }' && echo 1)" \
+		"no timestamps: pad_bbr keeps the link, nothing bounded by a receiver's clock" \
+		"$((a1 - a0)) ACKs through PAD, rx_bounded $rx0 -> $rx1, goodput $gp Mbit/s"
+else
+	tap_fail "no timestamps: pad_bbr keeps the link, nothing bounded by a receiver's clock" \
+		"netlab failed: $(tail -n 3 "$RESULTS/pad-nots.log")"
 fi
 
 unload pad_shim && u1=yes || u1=no
