@@ -441,8 +441,8 @@ static inline bool pad_near(u64 x, u64 y)
 /*
  * The peer's TSval clock in microseconds per tick, from the span of the
  * lambda ring (w srtts, so the ACK path's jitter averages out): 1000
- * (every common stack stamps in ms), 1 (usec timestamps), or 0 if it is
- * neither or not known yet.
+ * (Linux's default), 1 (usec timestamps), or 0 if it is neither or not
+ * known yet.
  */
 static inline u32 pad_rx_unit(const struct pad_core *c,
 			      const struct pad_ack *a)
