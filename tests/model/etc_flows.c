@@ -24,7 +24,8 @@
  * the TCG guest's receiver does to ETC), DEFER=0 to send a
  * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
- * floor in us (1000), ALPHA= and K= the module parameters (4, 1.1),
+ * floor in us (1000), ALPHA=, K=, ETA= and GRAD= the module parameters
+ * (4, 1.1, 0.3, 0.1),
  * STAGGER=S to start flow f at f x S seconds (0), TRACE=file of
  * Mbit/s per TSTEP seconds (5; netlab's --trace-format steps) for a
  * capacity that changes, its last value held (utilisation is then over
@@ -870,8 +871,9 @@ static int model_init(int argc, char **argv)
 		return 2;
 	}
 	m.p = (struct etc_params){ .alpha = (u32)(env_f("ALPHA", 4) * 65536 + 0.5),
-				   .eta = 19661,
-				   .k = (u32)(env_f("K", 1.1) * 65536 + 0.5), .grad = 6554,
+				   .eta = (u32)(env_f("ETA", 0.3) * 65536 + 0.5),
+				   .k = (u32)(env_f("K", 1.1) * 65536 + 0.5),
+				   .grad = (u32)(env_f("GRAD", 0.1) * 65536 + 0.5),
 				   .grad_floor_us = (u32)env_f("GF", 1000),
 				   .burst = (u32)env_f("N", 8) };
 	m.bucket_s = getenv("BUCKET") ? 0 : 0.005;
