@@ -156,6 +156,46 @@
 /* Rates are kept below 2^44 bytes/s (~140 Tbit/s): products stay in u64. */
 #define ETC_MAX_RATE		BIT_ULL(44)
 
+/*
+ * The window law (sec. "The FAST equilibrium" of tcp_etc.rst; not in
+ * the paper).  Once a round, w += (w x min RTT / mean RTT + alpha - w) / 2:
+ * at equilibrium each flow keeps ETC_FAST_ALPHA packets queued, whatever
+ * the number of flows, and flows with one min RTT get one share.  s is
+ * 5/4 x w / min RTT and cwnd at most w plus ETC_FAST_CWND_EXTRA
+ * packets, so the ACK clock, not the pacer, sets what is in flight.
+ */
+#define ETC_FAST_ALPHA		4
+#define ETC_FAST_PACE_NUM	5
+#define ETC_FAST_PACE_DEN	4
+#define ETC_FAST_CWND_EXTRA	8
+/*
+ * Probe drains: halve w for 5/2 min RTTs when the min RTT has not been
+ * renewed for ETC_PROBE_EVERY_US (a sample within ETC_MIN_RTT_EPS_US of
+ * it renews it), or join a drain that others started: the round's mean
+ * RTT fell by ETC_PROBE_JOIN_US and the last probe is half that old.
+ * Flows that drain together empty the queue, so a flow that joined
+ * behind a standing queue learns the true min RTT (as BBR's ProbeRTT).
+ */
+#define ETC_MIN_RTT_EPS_US	500
+#define ETC_PROBE_EVERY_US	(4 * USEC_PER_SEC)
+#define ETC_PROBE_JOIN_US	2000
+#define ETC_PROBE_NUM		5
+#define ETC_PROBE_DEN		2
+/*
+ * A queue the window law cannot drain is a loss-based flow's: a probe
+ * whose lowest RTT stays above the base (the lowest min RTT over
+ * ETC_BASE_WIN_US) by two gradient thresholds, or a round that loses
+ * with its RTT there, switches the flow to the rate law above, put back
+ * into its detection stage at the rate of the last probe periods.  It
+ * comes back after ETC_BACK_ROUNDS rounds near the base in the stable
+ * stage or on a drain of others; the count doubles with each return
+ * within ETC_FLAP_US of the last, up to 2^ETC_FLAPS_MAX times.
+ */
+#define ETC_BASE_WIN_US		(60 * USEC_PER_SEC)
+#define ETC_BACK_ROUNDS		2
+#define ETC_FLAP_US		(10 * USEC_PER_SEC)
+#define ETC_FLAPS_MAX		5
+
 enum etc_phase {
 	ETC_CRUISE,	/* normal rate control */
 	ETC_DRAIN,	/* pacing at eta x s for phase_us (Eq. 2) */
@@ -179,6 +219,9 @@ enum etc_event {
 	ETC_EV_LOSS,		/* heavy loss: decrease, cap in-flight data */
 	ETC_EV_RESTART,		/* sending after idle ended a drain or hold */
 	ETC_EV_KEEP,		/* RTT rose on a queue not ours: rate kept */
+	ETC_EV_WINDOW,		/* the window law set the rate */
+	ETC_EV_PROBE,		/* the window law drains to renew the min RTT */
+	ETC_EV_COMPETE,		/* a loss-based flow's queue: the rate law */
 };
 
 /* Tunables, all validated by the module before they get here. */
@@ -206,13 +249,39 @@ struct etc_ack {
 	bool cwnd_limited;	/* the stack's last window was cwnd-limited */
 };
 
+/*
+ * The window law's state, allocated by the glue (no room is left in
+ * ICSK_CA_PRIV_SIZE); a connection without it runs the rate law alone.
+ */
+struct etc_fast {
+	u64 rtt_sum;		/* this round's first-packet RTTs, us */
+	u64 peak[2];		/* highest r of the last and this probe period */
+	u32 rtt_cnt;
+	u32 w;			/* window, bytes; 0: take it from s */
+	u32 cwnd;		/* w's cwnd cap, packets, per round, < 2^24 */
+	u32 mean_us;		/* this round's mean RTT, 0: none */
+	u32 prev_mean_us;	/* the last round's */
+	u32 law_mean_us;	/* the last window-law round's */
+	u32 base_us;		/* lowest min RTT over ETC_BASE_WIN_US, 0: none */
+	u32 base_stamp;
+	u32 probe_start;	/* start of the last probe */
+	u32 probe_us;		/* its length */
+	u32 probe_min_us;	/* lowest round RTT in it */
+	u32 back_stamp;		/* last return to the window law */
+	u8 back_rounds;		/* rate-law rounds near the base, saturating */
+	u8 flaps:3,		/* returns within ETC_FLAP_US of the last */
+	   compete:1,		/* the rate law runs */
+	   probing:1;
+};
+
 /* Per-connection state; must fit in ICSK_CA_PRIV_SIZE with the glue. */
 struct etc_core {
 	u64 rate;		/* s, bytes/s */
-	u64 rp;			/* pulling rate Rp, bytes/s */
 	u64 rcv;		/* receiving rate r (about 8 RTTs), bytes/s */
 	u64 rcv_max;		/* r_max, bytes/s */
-	u64 rcv_now;		/* receiving rate of the last round, bytes/s */
+	struct etc_fast *fast;	/* the FAST law's state, NULL: none */
+	u32 rp32;		/* pulling rate Rp, etc_rate32_pack()ed */
+	u32 rcv_now32;		/* receiving rate of the last round, packed */
 	u32 min_rtt_us;		/* min of first-packet RTTs, ETC_NO_RTT if none */
 	u32 min_rtt_stamp;	/* when min_rtt_us was taken */
 	u32 rtt_round_us;	/* min first-packet RTT this round */
@@ -263,6 +332,48 @@ struct etc_core {
 #define ETC_BURST_PKTS_MAX	0x1ff
 
 #define ETC_NO_RTT	U32_MAX
+
+/*
+ * Rp and the last round's r in 32 bits each, so the window law's pointer
+ * fits: a 27-bit mantissa and a 5-bit shift, exact below 2^27 bytes/s
+ * (1 Gbit/s), 2^-26 apart above, up to 2^58 bytes/s.
+ */
+#define ETC_R32_MANT_BITS	27
+#define ETC_R32_MANT_MAX	((1U << ETC_R32_MANT_BITS) - 1)
+
+static inline u32 etc_rate32_pack(u64 r)
+{
+	u32 sh = fls64(r) > ETC_R32_MANT_BITS ? fls64(r) - ETC_R32_MANT_BITS : 0;
+
+	if (sh > 31)
+		return U32_MAX;
+	return sh << ETC_R32_MANT_BITS | (u32)(r >> sh);
+}
+
+static inline u64 etc_rate32_unpack(u32 v)
+{
+	return (u64)(v & ETC_R32_MANT_MAX) << (v >> ETC_R32_MANT_BITS);
+}
+
+static inline u64 etc_rp(const struct etc_core *e)
+{
+	return etc_rate32_unpack(e->rp32);
+}
+
+static inline u64 etc_rcv_now(const struct etc_core *e)
+{
+	return etc_rate32_unpack(e->rcv_now32);
+}
+
+static inline void etc_set_rp(struct etc_core *e, u64 r)
+{
+	e->rp32 = etc_rate32_pack(r);
+}
+
+static inline void etc_set_rcv_now(struct etc_core *e, u64 r)
+{
+	e->rcv_now32 = etc_rate32_pack(r);
+}
 
 /* bytes * 10^6 / us, saturating; 0 when us is 0. */
 static inline u64 etc_bytes_per_sec(u64 bytes, u32 us)
@@ -430,14 +541,27 @@ static inline void etc_apply_floor(struct etc_core *e,
 /**
  * etc_core_init() - Start a connection at 10 packets per RTT (sec. 6.1).
  * @e: state
+ * @f: the window law's state, or NULL to run the rate law alone
  * @mss: segment size
  * @rtt_us: handshake RTT, 0 if unknown (then ETC_RTT_DEFAULT_US)
  * @now_us: current time
+ *
+ * With @f the connection starts under the rate law, whose detection
+ * stage finds the bandwidth, and turns to the window law once stable.
  */
-static inline void etc_core_init(struct etc_core *e, u32 mss, u32 rtt_us,
-				 u32 now_us)
+static inline void etc_core_init(struct etc_core *e, struct etc_fast *f,
+				 u32 mss, u32 rtt_us, u32 now_us)
 {
 	*e = (struct etc_core){ 0 };
+	if (f) {
+		*f = (struct etc_fast){ 0 };
+		f->compete = 1;
+		/* no probe and no return yet: both long ago */
+		f->cwnd = 0xffffff;
+		f->probe_start = now_us - ETC_PROBE_EVERY_US;
+		f->back_stamp = now_us - ETC_FLAP_US;
+		e->fast = f;
+	}
 	e->min_rtt_us = ETC_NO_RTT;
 	e->rtt_round_us = ETC_NO_RTT;
 	e->rate = etc_bytes_per_sec(10ULL * mss,
@@ -458,12 +582,26 @@ static inline u64 etc_pacing_rate(const struct etc_core *e,
 	return e->rate;
 }
 
-/* Upper bound of etc_cwnd(): the in-flight cap of heavy loss, 2^24 - 1. */
+/* The glue frees what etc_core_init() was given, once. */
+static inline struct etc_fast *etc_core_detach(struct etc_core *e)
+{
+	struct etc_fast *f = e->fast;
+
+	e->fast = NULL;
+	return f;
+}
+
+/*
+ * Upper bound of etc_cwnd(): the in-flight cap of heavy loss and the
+ * window law's, 2^24 - 1.
+ */
 static inline u32 etc_cwnd_cap(const struct etc_core *e)
 {
-	if (e->inflight_hi && e->inflight_hi < 0xffffff)
-		return e->inflight_hi;
-	return 0xffffff;
+	u32 cap = e->fast ? e->fast->cwnd : 0xffffff;
+
+	if (e->inflight_hi && e->inflight_hi < cap)
+		cap = e->inflight_hi;
+	return cap;
 }
 
 /*
@@ -491,8 +629,7 @@ static inline u32 etc_cwnd_prev(const struct etc_core *e,
 				u32 srtt_us, u32 prev)
 {
 	u32 rtt = e->min_rtt_us != ETC_NO_RTT ? e->min_rtt_us : srtt_us;
-	u64 dlv = e->rcv > e->rcv_now ? e->rcv : e->rcv_now;
-	u64 rate = e->rate, bdp, pkts, qm;
+	u64 rate = e->rate, bdp, pkts, qm, dlv;
 	u32 n = etc_burst_size(e, p);
 	u32 cap = etc_cwnd_cap(e), q = prev - 2 * n;
 
@@ -500,8 +637,11 @@ static inline u32 etc_cwnd_prev(const struct etc_core *e,
 		return 2 * n;
 	if (!rtt)	/* no RTT yet: the initial window */
 		return 10 + n;
-	if (e->stage == ETC_DETECT && dlv && dlv < rate)
-		rate = dlv;
+	if (e->stage == ETC_DETECT) {
+		dlv = max(e->rcv, etc_rcv_now(e));
+		if (dlv && dlv < rate)
+			rate = dlv;
+	}
 	bdp = rate * rtt;	/* 10^6 x etc_rate_bytes(rate, rtt) */
 	/* no guess if it wrapped; q < 2^24, mss < 2^16: the products fit */
 	if (q <= 0xffffff && mss <= U16_MAX) {
@@ -574,14 +714,26 @@ static inline bool etc_track_burst(struct etc_core *e, const struct etc_ack *a)
 /*
  * The min RTT expires after ETC_MIN_RTT_WIN_US; an unsigned elapsed time
  * keeps it at most one window longer after idle periods near a multiple
- * of the clock's 71.6 minutes.
+ * of the clock's 71.6 minutes.  Under the window law a sample within
+ * ETC_MIN_RTT_EPS_US of it renews it: a few packets queued are the law's
+ * equilibrium, not a reason to probe.  Each first-packet RTT also goes
+ * into the round's mean, the window law's queue estimate.
  */
 static inline void etc_rtt_sample(struct etc_core *e, u32 rtt, u32 now)
 {
+	struct etc_fast *f = e->fast;
+
 	if (!rtt)
 		return;
 	if (rtt < e->rtt_round_us)
 		e->rtt_round_us = rtt;
+	if (f) {
+		f->rtt_sum += rtt;
+		f->rtt_cnt++;
+		if (e->min_rtt_us != ETC_NO_RTT && rtt > e->min_rtt_us &&
+		    rtt - e->min_rtt_us <= ETC_MIN_RTT_EPS_US)
+			e->min_rtt_stamp = now;
+	}
 	if (rtt <= e->min_rtt_us ||
 	    now - e->min_rtt_stamp > ETC_MIN_RTT_WIN_US) {
 		e->min_rtt_us = rtt;
@@ -602,7 +754,7 @@ static inline bool etc_round_rise(const struct etc_core *e,
 {
 	if (e->stage != ETC_STABLE || queue || e->round_app_limited)
 		return false;
-	return fp_mul(e->rcv_max, (p->k >> 1) + BIT(15)) < e->rcv_now;
+	return fp_mul(e->rcv_max, (p->k >> 1) + BIT(15)) < etc_rcv_now(e);
 }
 
 /*
@@ -624,7 +776,7 @@ static inline void etc_update_stage(struct etc_core *e,
 		 * lags it, and an r_max of r stays below the link, where any
 		 * round a little above it passes the test again.
 		 */
-		e->rcv_max = rise && e->rcv_now > e->rcv ? e->rcv_now : e->rcv;
+		e->rcv_max = rise ? max(etc_rcv_now(e), e->rcv) : e->rcv;
 		e->stage = ETC_DETECT;
 		e->stall_rounds = 0;
 		return;
@@ -782,7 +934,7 @@ static inline void etc_update_rp(struct etc_core *e,
 		if (rp > cap)
 			rp = cap;
 	}
-	e->rp = rp;
+	etc_set_rp(e, rp);
 }
 
 /*
@@ -945,7 +1097,7 @@ static inline enum etc_event etc_rate_increase(struct etc_core *e,
 {
 	u32 alpha = e->stage == ETC_STABLE ? p->alpha :
 		    min_t(u32, p->alpha, ETC_ALPHA_DETECT);
-	u64 n = etc_increase(e->rate, e->rp, alpha);
+	u64 n = etc_increase(e->rate, etc_rp(e), alpha);
 
 	if (n > e->rate * ETC_MAX_STEP)
 		n = e->rate * ETC_MAX_STEP;
@@ -977,14 +1129,16 @@ static inline enum etc_event etc_rate_decrease(struct etc_core *e,
 	 * "the current receiving rate": the last round's, not the 8-RTT
 	 * average, which lags a capacity drop by several RTTs.
 	 */
-	e->rate = etc_decrease(e->rate, e->rcv_now);
+	e->rate = etc_decrease(e->rate, etc_rcv_now(e));
 	etc_apply_floor(e, p, a->mss);
 	/*
 	 * Eq. 2 assumes the bottleneck drains at s; right after a capacity
 	 * drop s is still above what it delivers, so use min(s, r) for both
 	 * the BDP and the drain rate, or the drain stops too early.
 	 */
-	drain_base = e->rcv_now && e->rcv_now < e->rate ? e->rcv_now : e->rate;
+	drain_base = etc_rcv_now(e);
+	if (!drain_base || drain_base > e->rate)
+		drain_base = e->rate;
 	td = etc_drain_us(a->inflight, drain_base, e->min_rtt_us, p->eta);
 	if (td) {
 		etc_start_phase(e, ETC_DRAIN, a->now_us, td);
@@ -1010,7 +1164,7 @@ static inline bool etc_queue_not_ours(const struct etc_core *e,
 				      const struct etc_params *p)
 {
 	return !e->raised && e->keeps < ETC_KEEP_MAX &&
-	       e->rcv_now >= e->rate - (e->rate >> ETC_KEEP_RCV_SHIFT) &&
+	       etc_rcv_now(e) >= e->rate - (e->rate >> ETC_KEEP_RCV_SHIFT) &&
 	       etc_above_thresh(e, p, e->rtt_ref_us);
 }
 
@@ -1055,9 +1209,190 @@ static inline enum etc_event etc_rate_gradient(struct etc_core *e,
 	return etc_rate_decrease(e, p, a);
 }
 
+/* Two gradient thresholds: how far above the base a queue is standing. */
+static inline u64 etc_fast_eps(const struct etc_core *e,
+			       const struct etc_params *p)
+{
+	return 2 * (u64)etc_thresh_us(e, p);
+}
+
+/* Is @rtt_us more than etc_fast_eps() above the base? */
+static inline bool etc_above_base(const struct etc_core *e,
+				  const struct etc_params *p, u32 rtt_us)
+{
+	return rtt_us > e->fast->base_us + etc_fast_eps(e, p);
+}
+
+/* Pace @w bytes per min RTT (times 5/4), at least etc_floor_rate(). */
+static inline void etc_fast_pace(struct etc_core *e,
+				 const struct etc_params *p, u32 mss, u32 w)
+{
+	u64 r = div_u64((u64)w * USEC_PER_SEC, e->min_rtt_us);
+
+	r = r * ETC_FAST_PACE_NUM / ETC_FAST_PACE_DEN;	/* a shift */
+	e->rate = r > ETC_MAX_RATE ? ETC_MAX_RATE : r;
+	etc_apply_floor(e, p, mss);
+}
+
+/*
+ * A loss-based flow holds the queue: switch to the rate law, back in its
+ * detection stage from the highest r of the last two probe periods (the
+ * window law may have shrunk s far below the flow's share while the
+ * queue built), so it climbs with Eq. 1 and competes on loss.
+ */
+static inline enum etc_event etc_fast_compete(struct etc_core *e,
+					      const struct etc_params *p,
+					      const struct etc_ack *a)
+{
+	struct etc_fast *f = e->fast;
+	u64 peak = max(f->peak[0], f->peak[1]);
+
+	f->compete = 1;
+	f->back_rounds = 0;
+	f->w = 0;
+	if (peak > e->rate)
+		e->rate = peak;
+	e->stage = ETC_DETECT;
+	e->rcv_max = 0;
+	e->keeps = 0;
+	etc_rate_gradient(e, p, a);
+	return ETC_EV_COMPETE;
+}
+
+/*
+ * A round of the window law: FAST's update, a probe drain when one is
+ * due, and the tests for a queue that is not the flows' equilibrium.
+ * Only while the round's RTT is at or above the min RTT (see
+ * etc_rate_update()).  Two divisions, once a round.
+ */
+static inline enum etc_event etc_fast_round(struct etc_core *e,
+					    const struct etc_params *p,
+					    const struct etc_ack *a)
+{
+	struct etc_fast *f = e->fast;
+	u32 now = a->now_us, mn = e->min_rtt_us;
+	u32 rtt = f->mean_us ? f->mean_us : e->rtt_round_us;
+	u32 last = f->law_mean_us;
+	u64 w, tw;
+
+	if (!f->w) {
+		w = fls64(e->rate) + fls64(rtt) > 64 ? U32_MAX :
+		    etc_rate_bytes(e->rate, rtt);
+		f->w = w > U32_MAX ? U32_MAX : (u32)w;
+	}
+	f->law_mean_us = rtt;
+	if (f->probing) {
+		if (e->rtt_round_us < f->probe_min_us)
+			f->probe_min_us = e->rtt_round_us;
+		if (now - f->probe_start < f->probe_us) {
+			etc_fast_pace(e, p, a->mss, f->w >> 1);
+			return ETC_EV_PROBE;
+		}
+		f->probing = 0;
+		if (etc_above_base(e, p, f->probe_min_us))
+			return etc_fast_compete(e, p, a);
+	} else if (now - e->min_rtt_stamp > ETC_PROBE_EVERY_US ||
+		   (last && rtt + ETC_PROBE_JOIN_US < last &&
+		    now - f->probe_start > ETC_PROBE_EVERY_US / 2)) {
+		f->probing = 1;
+		f->peak[0] = f->peak[1];
+		f->peak[1] = 0;
+		f->probe_min_us = ETC_NO_RTT;
+		f->probe_start = now;
+		f->probe_us = (u32)((u64)mn * ETC_PROBE_NUM / ETC_PROBE_DEN);
+		e->min_rtt_stamp = now;
+		etc_fast_pace(e, p, a->mss, f->w >> 1);
+		return ETC_EV_PROBE;
+	}
+	if (e->round_lost && etc_above_base(e, p, e->rtt_round_us))
+		return etc_fast_compete(e, p, a);
+	w = f->w;
+	tw = div_u64(w * mn, rtt) + (u64)ETC_FAST_ALPHA * a->mss;
+	w = tw >= w ? w + ((tw - w) >> 1) : w - ((w - tw) >> 1);
+	f->w = w > U32_MAX ? U32_MAX : (u32)w;
+	etc_fast_pace(e, p, a->mss, f->w);
+	return ETC_EV_WINDOW;
+}
+
+/*
+ * Under the rate law, count the rounds near the base; return to the
+ * window law after enough of them, once the rate law is stable (its
+ * competitor left) or the flows around it drained (their window law
+ * probes).
+ */
+static inline void etc_fast_back(struct etc_core *e,
+				 const struct etc_params *p, u32 now)
+{
+	struct etc_fast *f = e->fast;
+	bool drained;
+
+	if (e->rtt_round_us != ETC_NO_RTT && e->min_rtt_us != ETC_NO_RTT &&
+	    !etc_above_base(e, p, e->rtt_round_us)) {
+		if (f->back_rounds < U8_MAX)
+			f->back_rounds++;
+	} else {
+		f->back_rounds = 0;
+	}
+	if (f->back_rounds < ETC_BACK_ROUNDS << min_t(u32, f->flaps,
+						      ETC_FLAPS_MAX))
+		return;
+	drained = f->prev_mean_us && f->mean_us &&
+		  f->mean_us + ETC_PROBE_JOIN_US < f->prev_mean_us;
+	if (e->stage != ETC_STABLE && !drained)
+		return;
+	if (now - f->back_stamp < ETC_FLAP_US)
+		f->flaps = min_t(u32, f->flaps + 1, ETC_FLAPS_MAX);
+	else
+		f->flaps = 0;
+	f->back_stamp = now;
+	f->compete = 0;
+}
+
+/*
+ * The window law's round start: the mean RTT, the base and the peak r;
+ * under the rate law, the test for a return.
+ */
+static inline void etc_fast_round_start(struct etc_core *e,
+					const struct etc_params *p, u32 now)
+{
+	struct etc_fast *f = e->fast;
+
+	f->mean_us = f->rtt_cnt ? (u32)div_u64(f->rtt_sum, f->rtt_cnt) : 0;
+	if (e->min_rtt_us != ETC_NO_RTT &&
+	    (!f->base_us || e->min_rtt_us <= f->base_us ||
+	     now - f->base_stamp > ETC_BASE_WIN_US)) {
+		f->base_us = e->min_rtt_us;
+		f->base_stamp = now;
+	}
+	if (etc_rcv_now(e) > f->peak[1])
+		f->peak[1] = etc_rcv_now(e);
+	if (f->compete)
+		etc_fast_back(e, p, now);
+}
+
+/* The window law's round end: w stays only while the law runs. */
+static inline void etc_fast_round_end(struct etc_core *e, enum etc_event ev,
+				      u32 mss)
+{
+	struct etc_fast *f = e->fast;
+	u32 w;
+
+	if (ev != ETC_EV_WINDOW && ev != ETC_EV_PROBE)
+		f->w = 0;
+	w = f->probing ? f->w >> 1 : f->w;
+	f->cwnd = 0xffffff;
+	if (f->w && mss && w / mss < 0xffffff - ETC_FAST_CWND_EXTRA)
+		f->cwnd = w / mss + ETC_FAST_CWND_EXTRA;
+	f->prev_mean_us = f->mean_us;
+	f->rtt_sum = 0;
+	f->rtt_cnt = 0;
+}
+
 /*
  * Algorithm 1, RateUpdate(), at the end of a round; @heavy: the round
  * lost heavily, which decreases and drains as a gradient trip does.
+ * With the window law's state the law runs instead of the RTT gradient
+ * (see etc_fast_round()).
  */
 static inline enum etc_event etc_rate_update(struct etc_core *e,
 					     const struct etc_params *p,
@@ -1076,6 +1411,9 @@ static inline enum etc_event etc_rate_update(struct etc_core *e,
 		e->rtt_ref_us = e->rtt_round_us;
 	if (heavy)
 		return etc_rate_decrease(e, p, a);
+	if (e->fast && !e->fast->compete && e->rtt_round_us != ETC_NO_RTT &&
+	    e->min_rtt_us != ETC_NO_RTT && e->rtt_round_us >= e->min_rtt_us)
+		return etc_fast_round(e, p, a);
 	return etc_rate_gradient(e, p, a);
 }
 
@@ -1116,8 +1454,8 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 	if (us && pkts) {
 		u64 rr = etc_bytes_per_sec((u64)pkts * a->mss, us);
 
-		if (!app || rr > e->rcv_now)
-			e->rcv_now = rr;
+		if (!app || rr > etc_rcv_now(e))
+			etc_set_rcv_now(e, rr);
 		if (!e->rcv)
 			e->rcv = rr;
 		else if (rr >= e->rcv)
@@ -1131,7 +1469,11 @@ static inline enum etc_event etc_end_round(struct etc_core *e,
 		etc_update_inflight_hi(e, p, a, pkts);
 	if (heavy)
 		e->loss_quiet = ETC_LOSS_QUIET_ROUNDS;
+	if (e->fast)
+		etc_fast_round_start(e, p, a->now_us);
 	ev = etc_rate_update(e, p, a, heavy);
+	if (e->fast)
+		etc_fast_round_end(e, ev, a->mss);
 	if (heavy)
 		ev = ETC_EV_LOSS;
 	else if (e->loss_quiet)

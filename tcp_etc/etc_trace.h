@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoint of tcp_etc: one event per rate update (increase, decrease,
- * drain, hold, RTO, heavy loss, a phase ended by sending after idle),
- * never per ACK.
+ * drain, hold, RTO, heavy loss, a phase ended by sending after idle, a
+ * window-law round, its probe drain, a switch to the rate law), never
+ * per ACK.  law: rate (no window-law state), compete (the rate law runs
+ * beside a loss-based flow) or window.
  *
  *   echo 1 > /sys/kernel/tracing/events/tcp_etc/etc_update/enable
  */
@@ -32,14 +34,16 @@ TRACE_EVENT(etc_update,
 			     __field(u32, rtt)
 			     __field(u32, phase_us)
 			     __field(u32, cwnd_cap)
-			     __field(u8, burst_shift)),
+			     __field(u8, burst_shift)
+			     __field(u8, law)
+			     __field(u32, window)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->event = event;
 			   __entry->stage = e->stage;
 			   __entry->phase = e->phase;
 			   __entry->rate = e->rate;
-			   __entry->rp = e->rp;
+			   __entry->rp = etc_rp(e);
 			   __entry->rcv = e->rcv;
 			   __entry->rcv_max = e->rcv_max;
 			   __entry->min_rtt = e->min_rtt_us;
@@ -48,8 +52,10 @@ TRACE_EVENT(etc_update,
 			   __entry->phase_us = e->phase == ETC_CRUISE ?
 					       0 : e->phase_us;
 			   __entry->cwnd_cap = e->inflight_hi;
-			   __entry->burst_shift = e->burst_shift;),
-	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u",
+			   __entry->burst_shift = e->burst_shift;
+			   __entry->law = !e->fast ? 0 : e->fast->compete ? 1 : 2;
+			   __entry->window = e->fast ? e->fast->w : 0;),
+	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u law=%s window=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->event,
 				       { ETC_EV_INCREASE, "increase" },
@@ -60,12 +66,18 @@ TRACE_EVENT(etc_update,
 				       { ETC_EV_RTO, "rto" },
 				       { ETC_EV_LOSS, "loss" },
 				       { ETC_EV_RESTART, "restart" },
-				       { ETC_EV_KEEP, "keep" }),
+				       { ETC_EV_KEEP, "keep" },
+				       { ETC_EV_WINDOW, "window" },
+				       { ETC_EV_PROBE, "probe" },
+				       { ETC_EV_COMPETE, "compete" }),
 		      __entry->stage == ETC_STABLE ? "stable" : "detect",
 		      __entry->phase, __entry->rate, __entry->rp,
 		      __entry->rcv, __entry->rcv_max, __entry->min_rtt,
 		      __entry->rtt, __entry->phase_us, __entry->cwnd_cap,
-		      __entry->burst_shift)
+		      __entry->burst_shift,
+		      __print_symbolic(__entry->law, { 0, "rate" },
+				       { 1, "compete" }, { 2, "window" }),
+		      __entry->window)
 );
 
 #endif /* _ETC_TRACE_H */

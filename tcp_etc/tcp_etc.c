@@ -115,17 +115,36 @@ static void etc_apply(struct sock *sk, const struct etc_core *e,
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
 }
 
-static void etc_init(struct sock *sk)
+static void etc_start(struct sock *sk, struct etc_fast *f)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct etc_core *e = inet_csk_ca(sk);
 	struct etc_params p;
 
 	etc_read_params(&p);
-	etc_core_init(e, tp->mss_cache, tp->srtt_us >> 3, (u32)tp->tcp_mstamp);
+	etc_core_init(e, f, tp->mss_cache, tp->srtt_us >> 3,
+		      (u32)tp->tcp_mstamp);
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	cc_enable_pacing(sk);
 	cc_set_pacing_rate(sk, etc_pacing_rate(e, &p));
+}
+
+/*
+ * The window law's state does not fit in icsk_ca_priv.  As tcp_cdg.c
+ * does, allocate it here, where a passive open may be in softirq
+ * context; without it the socket runs the rate law alone.  The stack
+ * zeroes icsk_ca_priv before .init and calls .release on every socket,
+ * also one whose .init never ran.
+ */
+static void etc_init(struct sock *sk)
+{
+	etc_start(sk, kzalloc(sizeof(struct etc_fast),
+			      GFP_NOWAIT | __GFP_NOWARN));
+}
+
+static void etc_release(struct sock *sk)
+{
+	kfree(etc_core_detach(inet_csk_ca(sk)));
 }
 
 static void etc_main(struct sock *sk, u32 ack, int flag,
@@ -139,10 +158,11 @@ static void etc_main(struct sock *sk, u32 ack, int flag,
 
 	/*
 	 * A passive open acks its SYN-ACK before .init has run.  .init runs
-	 * again right after this ACK and starts afresh, as it would have.
+	 * right after this ACK and starts afresh, as it would have; only it
+	 * allocates, so nothing leaks.
 	 */
 	if (cc_ca_uninitialised(sk))
-		etc_init(sk);
+		etc_start(sk, NULL);
 	etc_read_params(&p);
 	a.now_us = (u32)tp->tcp_mstamp;
 	a.burst_id = rs->last_end_seq;
@@ -239,14 +259,14 @@ static size_t etc_get_info(struct sock *sk, u32 ext, int *attr,
 			   union tcp_cc_info *info)
 {
 	const struct etc_core *e = inet_csk_ca(sk);
-	u64 sg = 0, rg = 0;
+	u64 rp = etc_rp(e), sg = 0, rg = 0;
 
 	/* gains: s / Rp and r / Rp, 256 = 1 */
-	if (e->rp) {
-		sg = div64_u64(e->rate << 8, e->rp);
-		rg = div64_u64(e->rcv << 8, e->rp);
+	if (rp) {
+		sg = div64_u64(e->rate << 8, rp);
+		rg = div64_u64(e->rcv << 8, rp);
 	}
-	return cc_bbr_info(ext, attr, info, e->rp,
+	return cc_bbr_info(ext, attr, info, rp,
 			   e->min_rtt_us == ETC_NO_RTT ? 0 : e->min_rtt_us,
 			   (u32)min_t(u64, sg, U32_MAX),
 			   (u32)min_t(u64, rg, U32_MAX));
@@ -257,6 +277,7 @@ static struct tcp_congestion_ops tcp_etc_ops __read_mostly = {
 	.name		= "etc",
 	.owner		= THIS_MODULE,
 	.init		= etc_init,
+	.release	= etc_release,
 	.cong_control	= etc_cong_control,
 	.ssthresh	= etc_ssthresh,
 	.undo_cwnd	= etc_undo_cwnd,

@@ -123,11 +123,12 @@ static size_t run_etc(void)
 				.k = CC_Q16(1, 1000), .grad = CC_Q16(0, 1000),
 				.burst = 8 };
 	struct etc_core e;
+	struct etc_fast f;
 	size_t i, n = 0;
 	int state = 0;
 	u32 cwnd = 0;
 
-	etc_core_init(&e, MSS, 0, 0);
+	etc_core_init(&e, &f, MSS, 0, 0);
 	CALLGRIND_START_INSTRUMENTATION;
 	for (i = 0; i < nrecs; i++) {
 		const long long *v = recs[i].v;

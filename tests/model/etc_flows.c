@@ -82,6 +82,7 @@ struct tx {
 struct flow {
 	int cubic;
 	struct etc_core e;
+	struct etc_fast fast;
 	/* sender */
 	struct tx *tx;
 	long ntx, scan;
@@ -585,8 +586,8 @@ static void etc_glue(struct flow *x, int f, double now, const struct tx *k,
 	x->events[ev & 15]++;
 	if (m.trace == f && ev != ETC_EV_NONE)
 		printf(TRACE_FMT, now, f, ev, etc_burst_size(&x->e, &m.p),
-		       x->e.stage, mbit(x->e.rate), mbit(x->e.rp),
-		       mbit(x->e.rcv), mbit(x->e.rcv_now), mbit(x->e.rcv_max),
+		       x->e.stage, mbit(x->e.rate), mbit(etc_rp(&x->e)),
+		       mbit(x->e.rcv), mbit(etc_rcv_now(&x->e)), mbit(x->e.rcv_max),
 		       x->cwnd, x->e.inflight_hi, x->inflight, lost);
 }
 
@@ -817,7 +818,8 @@ static void flow_init(struct flow *x, int cubic, double start)
 	x->wake_t = -1;
 	x->first_byte = -1;
 	if (!cubic)
-		etc_core_init(&x->e, PMSS, (u32)(m.base * 1e6),
+		etc_core_init(&x->e, getenv("RATE_LAW") ? NULL : &x->fast,
+			      PMSS, (u32)(m.base * 1e6),
 			      (u32)(start * 1e6));
 }
 

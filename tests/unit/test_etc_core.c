@@ -233,7 +233,7 @@ static void test_overflow(void)
 	ok &= r == c;
 	r = etc_bytes_per_sec(~0ULL, 1);
 	ok &= r == ETC_MAX_RATE;
-	etc_core_init(&e, 9000, 1000000, 0);
+	etc_core_init(&e, NULL, 9000, 1000000, 0);
 	e.rate = c;
 	e.min_rtt_us = 1000000;
 	cw = etc_cwnd(&e, &p, 9000, 1000000);
@@ -254,14 +254,14 @@ static void test_cwnd(void)
 	u32 detect, stable, first, slow;
 
 	/* 40 ms, MSS 1250: start at 10 packets per RTT, then 20 Mbit/s asked */
-	etc_core_init(&e, 1250, 40000, 0);
+	etc_core_init(&e, NULL, 1250, 40000, 0);
 	e.min_rtt_us = 40000;
 	first = etc_cwnd(&e, &p, 1250, 40000);
 	e.rate = 2500000;
 	e.rcv = 1000000;
-	e.rcv_now = 1250000;
+	etc_set_rcv_now(&e, 1250000);
 	detect = etc_cwnd(&e, &p, 1250, 40000);
-	e.rcv_now = 500000;
+	etc_set_rcv_now(&e, 500000);
 	slow = etc_cwnd(&e, &p, 1250, 40000);
 	e.stage = ETC_STABLE;
 	stable = etc_cwnd(&e, &p, 1250, 40000);
@@ -300,7 +300,7 @@ static void test_floor_exact(void)
 		u32 mss = msss[rnd64() % ARRAY_SIZE(msss)];
 		u64 f, want;
 
-		etc_core_init(&e, mss, 40000, 0);
+		etc_core_init(&e, NULL, mss, 40000, 0);
 		e.min_rtt_us = rtts[rnd64() % ARRAY_SIZE(rtts)];
 		if (e.min_rtt_us != ETC_NO_RTT && rndu() < 0.5)
 			e.min_rtt_us = (u32)(rnd64() >> (rnd64() % 32));
@@ -350,7 +350,7 @@ static void test_cwnd_prev(void)
 		if (rndu() < 0.5)
 			mss = 1 + (u32)(rnd64() % 70000);
 		p.burst = 2 + rnd64() % 31;
-		etc_core_init(&e, mss, 1, 0);
+		etc_core_init(&e, NULL, mss, 1, 0);
 		e.min_rtt_us = 1;	/* s x RTT = s */
 		e.stage = ETC_STABLE;
 		if (rndu() < 0.3)
@@ -388,10 +388,10 @@ static void test_cwnd_prev(void)
 		unsigned int j;
 
 		p.burst = 2 + rnd64() % 31;
-		etc_core_init(&e, mss, 0, 0);
+		etc_core_init(&e, NULL, mss, 0, 0);
 		e.rate = rnd64() >> (18 + rnd64() % 46);
 		e.rcv = rnd64() >> (18 + rnd64() % 46);
-		e.rcv_now = rnd64() >> (18 + rnd64() % 46);
+		etc_set_rcv_now(&e, rnd64() >> (18 + rnd64() % 46));
 		e.stage = rnd64() & 1;
 		e.inflight_hi = rndu() < 0.3 ? (u32)(rnd64() >> (rnd64() % 32)) : 0;
 		e.min_rtt_us = rndu() < 0.1 ? ETC_NO_RTT :
@@ -427,7 +427,7 @@ static void test_stages(void)
 	struct etc_core e;
 	int i, ok = 1;
 
-	etc_core_init(&e, MSS, 40000, 0);
+	etc_core_init(&e, NULL, MSS, 40000, 0);
 	e.rcv = 1000000;
 	etc_update_stage(&e, &p, false);	/* first sample sets r_max */
 	ok &= e.rcv_max == 1000000 && e.stage == ETC_DETECT;
@@ -444,19 +444,19 @@ static void test_stages(void)
 	e.rp_pkts = 1000;
 	e.rp_us = 100000;			/* 14.48 MB/s measured */
 	etc_update_rp(&e, &p, MSS, 24);
-	ok = e.rp == fp_mul(1000000, p.k);
+	ok = etc_rp(&e) == fp_mul(1000000, p.k);
 	e.rp_pkts = 10;
 	e.rp_us = 100000;			/* 144.8 kB/s: below r_max */
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == 1000000;			/* corrected up to r_max */
+	ok &= etc_rp(&e) == 1000000;			/* corrected up to r_max */
 	e.rp_pkts = 0;
 	e.rp_us = 0;
 	e.single_bursts = 3;			/* one ACK per burst */
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == min(1250000ULL, fp_mul(1000000, p.k));
+	ok &= etc_rp(&e) == min(1250000ULL, fp_mul(1000000, p.k));
 	tap(ok,
 	    "stages: stable Rp = min(k x r_max, Rp) >= r_max; min(1.25, k) x r_max on single ACKs",
-	    "Rp %llu", (unsigned long long)e.rp);
+	    "Rp %llu", (unsigned long long)etc_rp(&e));
 
 	/*
 	 * Single ACKs 1 ms above the min RTT: the burst spread over at most
@@ -468,27 +468,27 @@ static void test_stages(void)
 	e.min_rtt_us = 40000;
 	e.rtt_round_us = 41000;
 	etc_update_rp(&e, &p, MSS, 24);
-	ok = e.rp == fp_mul(1000000, p.k);
+	ok = etc_rp(&e) == fp_mul(1000000, p.k);
 	e.stage = ETC_DETECT;
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == 7ULL * MSS * 1000;
+	ok &= etc_rp(&e) == 7ULL * MSS * 1000;
 	e.rtt_round_us = 140000;
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == 1250000;
+	ok &= etc_rp(&e) == 1250000;
 	e.rtt_round_us = 45000;			/* 5 ms of queue: no bound */
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == 1250000;
+	ok &= etc_rp(&e) == 1250000;
 	e.rtt_round_us = 40000;			/* no spread: 7 packets in 1 us */
 	etc_update_rp(&e, &p, MSS, 24);
-	ok &= e.rp == 7ULL * MSS * 1000000;
+	ok &= etc_rp(&e) == 7ULL * MSS * 1000000;
 	e.rtt_round_us = 41000;			/* one-packet skbs: no bound */
 	etc_update_rp(&e, &p, MSS, 6);		/* delayed ACKs: 2 per ACK */
-	ok &= e.rp == 1250000;
+	ok &= etc_rp(&e) == 1250000;
 	e.stage = ETC_STABLE;
 	e.min_rtt_us = ETC_NO_RTT;
 	e.rtt_round_us = ETC_NO_RTT;
 	tap(ok, "stages: single ACKs without a queue: Rp >= (burst - 1) x MSS / RTT excess",
-	    "Rp %llu", (unsigned long long)e.rp);
+	    "Rp %llu", (unsigned long long)etc_rp(&e));
 
 	e.rcv = 1150000;			/* > 1.1 x r_max: spare bandwidth */
 	etc_update_stage(&e, &p, false);
@@ -511,23 +511,23 @@ static void test_stages(void)
 	e.stage = ETC_STABLE;
 	e.rcv_max = 1000000;
 	e.rcv = 1040000;
-	e.rcv_now = 1060000;
+	etc_set_rcv_now(&e, 1060000);
 	e.round_app_limited = 1;
 	etc_update_stage(&e, &p, false);
 	ok = e.stage == ETC_STABLE;
 	e.round_app_limited = 0;
 	etc_update_stage(&e, &p, true);
 	ok &= e.stage == ETC_STABLE;
-	e.rcv_now = 1045000;
+	etc_set_rcv_now(&e, 1045000);
 	etc_update_stage(&e, &p, false);
 	ok &= e.stage == ETC_STABLE && e.rcv_max == 1000000;
-	e.rcv_now = 1060000;
+	etc_set_rcv_now(&e, 1060000);
 	etc_update_stage(&e, &p, false);
 	ok &= e.stage == ETC_DETECT && e.rcv_max == 1060000;
 	/* a round 4 % above that is no rise (5.8 % above r) */
 	e.stage = ETC_STABLE;
 	e.rcv = 1050000;
-	e.rcv_now = 1100000;
+	etc_set_rcv_now(&e, 1100000);
 	etc_update_stage(&e, &p, false);
 	ok &= e.stage == ETC_STABLE && e.rcv_max == 1060000;
 	tap(ok, "stages: k <= 1.1: a quiet round halfway to k x r_max is a rise, r_max its rate",
@@ -536,7 +536,7 @@ static void test_stages(void)
 	/* Eq. 1's base: at most e while detecting, alpha once stable */
 	p = defaults();
 	e.rate = 1000000;
-	e.rp = 1100000;
+	etc_set_rp(&e, 1100000);
 	e.stage = ETC_DETECT;
 	etc_rate_increase(&e, &p);
 	ok = e.rate == etc_increase(1000000, 1100000, E_Q16);
@@ -565,7 +565,7 @@ static void test_stages(void)
 static void stable_round(struct etc_core *e, const struct etc_params *p,
 			 u64 s, u32 rtt_round_us)
 {
-	etc_core_init(e, MSS, 40000, 0);
+	etc_core_init(e, NULL, MSS, 40000, 0);
 	e->stage = ETC_STABLE;
 	e->rate = s;
 	e->rcv = s;
@@ -584,7 +584,7 @@ static double stable_step(double s_mbit, u32 rtt_round_us)
 	u64 s = (u64)(s_mbit * 1e6 / 8);
 
 	stable_round(&e, &p, s, rtt_round_us);
-	return mbit(etc_increase(e.rate, e.rp, p.alpha) - s);
+	return mbit(etc_increase(e.rate, etc_rp(&e), p.alpha) - s);
 }
 
 /*
@@ -603,7 +603,7 @@ static double stable_step_after_queue(double s_mbit)
 	e.rp_pkts = 8;
 	e.rp_us = 10;
 	etc_update_rp(&e, &p, MSS, 40);
-	return mbit(etc_increase(e.rate, e.rp, p.alpha) - s);
+	return mbit(etc_increase(e.rate, etc_rp(&e), p.alpha) - s);
 }
 
 static void test_stable_fairness(void)
@@ -648,6 +648,26 @@ static void test_rate_pack(void)
 	    "largest error %.4f %%", 100 * worst);
 }
 
+static void test_rate32_pack(void)
+{
+	double worst = 0;
+	int ok = 1, i;
+
+	for (i = 0; i < 100000; i++) {
+		u64 r = rnd64() >> (19 + rnd64() % 45), u;
+
+		u = etc_rate32_unpack(etc_rate32_pack(r));
+		if (r < (1ULL << ETC_R32_MANT_BITS))
+			ok &= u == r;
+		ok &= u <= r && r - u <= r >> 26;
+		if (r && (double)(r - u) / r > worst)
+			worst = (double)(r - u) / r;
+	}
+	ok &= etc_rate32_unpack(etc_rate32_pack(ETC_MAX_RATE)) == ETC_MAX_RATE;
+	tap(ok, "Rp and r of a round pack into 32 bits: exact below 2^27 bytes/s, within 2^-26 up to ETC_MAX_RATE",
+	    "largest error %.2g", worst);
+}
+
 /* One round of @pkts packets whose min RTT is @rtt_us; the rate update. */
 static enum etc_event grad_round(struct etc_core *e, const struct etc_params *p,
 				 u32 pkts, u32 rtt_us)
@@ -663,12 +683,12 @@ static enum etc_event grad_round(struct etc_core *e, const struct etc_params *p,
 
 static void gradient_state(struct etc_core *e)
 {
-	etc_core_init(e, MSS, 40000, 0);
+	etc_core_init(e, NULL, MSS, 40000, 0);
 	e->min_rtt_us = 40000;
 	e->rtt_ref_us = 40000;
 	e->rate = 1000000;
-	e->rp = 1000000;
-	e->rcv_now = 800000;
+	etc_set_rp(e, 1000000);
+	etc_set_rcv_now(e, 800000);
 }
 
 /* Few bursts per round: one high RTT sample is not enough to decrease. */
@@ -713,7 +733,7 @@ static void keep_state(struct etc_core *e, u32 ref_us)
 {
 	gradient_state(e);
 	e->rtt_ref_us = ref_us;
-	e->rcv_now = 950000;
+	etc_set_rcv_now(e, 950000);
 }
 
 static bool decreased(enum etc_event ev, const struct etc_core *e)
@@ -748,7 +768,7 @@ static void test_grad_not_ours(void)
 	ev[0] = grad_round(&e, &p, 8 * p.burst, 56000);
 	ok = decreased(ev[0], &e) && !e.raised;
 	keep_state(&e, 50000);
-	e.rcv_now = 870000;
+	etc_set_rcv_now(&e, 870000);
 	ev[1] = grad_round(&e, &p, 8 * p.burst, 56000);
 	ok &= decreased(ev[1], &e);
 	keep_state(&e, 43000);
@@ -759,7 +779,7 @@ static void test_grad_not_ours(void)
 	    "events %d %d %d", ev[0], ev[1], ev[2]);
 
 	gradient_state(&e);
-	e.rp = 2000000;
+	etc_set_rp(&e, 2000000);
 	e.idle_rounds = ETC_FORCE_INC_ROUNDS;
 	ev[0] = grad_round(&e, &p, 8 * p.burst, 40000);
 	tap(ev[0] == ETC_EV_INCREASE && e.raised,
@@ -805,8 +825,8 @@ static void gradient_state_2ms(struct etc_core *e)
 	e->min_rtt_us = 2000;
 	e->rtt_ref_us = 2000;
 	e->rate = RATE_2MS;
-	e->rp = 2 * RATE_2MS;
-	e->rcv_now = RATE_2MS / 10 * 8;
+	etc_set_rp(e, 2 * RATE_2MS);
+	etc_set_rcv_now(e, RATE_2MS / 10 * 8);
 }
 
 static bool decreased_2ms(enum etc_event ev, const struct etc_core *e)
@@ -881,7 +901,7 @@ static void test_loss_quiet(void)
 	int i, ok;
 
 	gradient_state(&e);		/* min RTT 40 ms, threshold 4 ms */
-	e.rp = 2000000;
+	etc_set_rp(&e, 2000000);
 	ev = end_round(&e, &p, 8, 46000);
 	ok = ev == ETC_EV_LOSS && e.loss_quiet == ETC_LOSS_QUIET_ROUNDS;
 	etc_end_phase(&e);
@@ -1141,6 +1161,9 @@ struct sim_ack {
 
 struct sim_flow {
 	struct etc_core e;
+	struct etc_fast fast;
+	int windows, probes, competes;
+	int probing;		/* fast.probing after the last ACK */
 	double start, next_send;
 	u32 seq, delivered, inflight;
 	u32 lost_pending;	/* dropped, not yet reported */
@@ -1170,6 +1193,10 @@ struct sim {
 	 * the bucket passed bursts undispersed; 0: an ACK per two packets.
 	 */
 	double ack_whole;
+	/* flows run with the window law's state (etc_core_init()'s @f) */
+	int fast;
+	/* a standing queue of others, us, added to every RTT from t_extra */
+	double extra, t_extra, t_extra_end;
 	/*
 	 * A drop-tail buffer of this much queueing delay (us) on the
 	 * serialising link; 0: unlimited.  A drop is reported on the next
@@ -1227,6 +1254,8 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 			struct sim_ack *a = &f->ring[f->head++ % SIM_RING];
 
 			a->t = s->link_free + s->base;
+			if (s->extra && now >= s->t_extra && now < s->t_extra_end)
+				a->t += s->extra;
 			a->sent = now;
 			a->burst_id = id;
 			a->pkts = npend;
@@ -1284,7 +1313,8 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 			return;
 		s->now = tb;
 		if (!best->active) {
-			etc_core_init(&best->e, MSS, (u32)s->base, (u32)tb);
+			etc_core_init(&best->e, s->fast ? &best->fast : NULL,
+				      MSS, (u32)s->base, (u32)tb);
 			best->active = 1;
 		}
 		if (send) {
@@ -1316,10 +1346,14 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 				fprintf(stderr,
 					"%8.3f f%d ev %d st %d rate %.2f rp %.2f rcv %.2f now %.2f max %.2f rtt_ref %u grad %lld q %.1f\n",
 					tb / 1e6, (int)(best - s->f), ev, best->e.stage,
-					mbit(best->e.rate), mbit(best->e.rp), mbit(best->e.rcv),
-					mbit(best->e.rcv_now), mbit(best->e.rcv_max),
+					mbit(best->e.rate), mbit(etc_rp(&best->e)), mbit(best->e.rcv),
+					mbit(etc_rcv_now(&best->e)), mbit(best->e.rcv_max),
 					best->e.rtt_ref_us, (long long)etc_gradient(&best->e),
 					(s->link_free > tb ? s->link_free - tb : 0) / 1000);
+			best->windows += ev == ETC_EV_WINDOW;
+			best->probes += best->fast.probing && !best->probing;
+			best->probing = best->fast.probing;
+			best->competes += ev == ETC_EV_COMPETE;
 			best->drains += ev == ETC_EV_DRAIN;
 			best->decreases += ev == ETC_EV_DECREASE || ev == ETC_EV_DRAIN;
 			best->increases += ev == ETC_EV_INCREASE;
@@ -1394,7 +1428,7 @@ static void test_sim_single(void)
 	tap(f->stable_seen, "sim: bandwidth detection -> stable convergence stage",
 	    "stage now %s, r_max %.2f Mbit/s, Rp %.2f Mbit/s",
 	    f->e.stage == ETC_STABLE ? "stable" : "detect",
-	    mbit(f->e.rcv_max), mbit(f->e.rp));
+	    mbit(f->e.rcv_max), mbit(etc_rp(&f->e)));
 	/*
 	 * The first ACK of a burst acks two packets (delayed ACK); a min RTT
 	 * re-taken on expiry may include up to a packet of queue.  The last
@@ -1404,6 +1438,151 @@ static void test_sim_single(void)
 	    f->e.min_rtt_us <= 40000 + 3 * MSS / sim.c,
 	    "sim: min RTT from first packets of bursts <= base RTT + 3 packet times",
 	    "%u us", f->e.min_rtt_us);
+}
+
+/*
+ * The window law, one flow: the rate law finds the bandwidth, the window
+ * law takes over once stable and keeps about ETC_FAST_ALPHA packets
+ * queued, probing when the min RTT goes unrenewed.
+ */
+static void test_fast_single(void)
+{
+	struct etc_params p = defaults();
+	struct sim_flow *f = &sim.f[0];
+	double util, qavg, pkt_ms = MSS / (20e6 / 8) * 1e3;
+	u32 cwnd;
+
+	sim_setup(20, 40, 1, 0);
+	sim.fast = 1;
+	sim_run(&sim, &p, 2e6, 0);
+	sim_steady(&sim, f, &p, &util, &qavg);
+	tap(!f->fast.compete && f->windows > 100 && f->competes == 0,
+	    "window law: a lone flow turns to it once stable and stays",
+	    "law %s, %d window rounds, %d switches to the rate law",
+	    f->fast.compete ? "rate" : "window", f->windows, f->competes);
+	tap(util > 0.95 && qavg < 2 * ETC_FAST_ALPHA * pkt_ms,
+	    "window law, 20 Mbit/s 40 ms: utilisation > 95 %, mean queue < 2 alpha packets",
+	    "utilisation %.1f %%, queue mean %.2f ms (alpha %d packets = %.2f ms), max %.1f ms",
+	    100 * util, qavg, ETC_FAST_ALPHA, ETC_FAST_ALPHA * pkt_ms,
+	    sim.qmax / 1000);
+	tap(f->probes >= 2 && f->probes <= 6,
+	    "window law: probe drains when the min RTT goes unrenewed, about every 4 s",
+	    "%d probes in 18 s", f->probes);
+	cwnd = etc_cwnd(&f->e, &p, MSS, 40000);
+	tap(f->fast.w && cwnd <= f->fast.w / MSS + ETC_FAST_CWND_EXTRA + 1,
+	    "window law: cwnd at most w plus ETC_FAST_CWND_EXTRA packets",
+	    "w %u B = %u packets, cwnd %u", f->fast.w, f->fast.w / MSS, cwnd);
+}
+
+/* Two window-law flows, the second 5 s later: one share each. */
+static void test_fast_two(void)
+{
+	struct etc_params p = defaults();
+	double b0, b1, jain;
+
+	sim_setup(20, 40, 2, 5);
+	sim.fast = 1;
+	sim_run(&sim, &p, 10e6, 0);
+	sim.f[0].bytes_win = 0;
+	sim.f[1].bytes_win = 0;
+	sim_run(&sim, &p, 20e6, 10e6);
+	b0 = sim.f[0].bytes_win;
+	b1 = sim.f[1].bytes_win;
+	jain = (b0 + b1) * (b0 + b1) / (2 * (b0 * b0 + b1 * b1));
+	tap(jain > 0.99 && (b0 + b1) / (sim.c * 10e6) > 0.95,
+	    "window law, two flows 5 s apart: Jain > 0.99 and > 95 % of C from 10 to 20 s",
+	    "%.2f / %.2f Mbit/s, Jain %.4f, laws %s %s",
+	    b0 * 8 / 10e6, b1 * 8 / 10e6, jain,
+	    sim.f[0].fast.compete ? "rate" : "window",
+	    sim.f[1].fast.compete ? "rate" : "window");
+}
+
+/*
+ * A queue the flow's probe cannot drain (a loss-based flow's, here a
+ * standing 20 ms added to every RTT from 10 to 25 s): the flow switches
+ * to the rate law, and back once the queue is gone.
+ */
+static void test_fast_compete(void)
+{
+	struct etc_params p = defaults();
+	struct sim_flow *f = &sim.f[0];
+	int law_mid, comp;
+
+	sim_setup(20, 40, 1, 0);
+	sim.fast = 1;
+	sim.extra = 20000;
+	sim.t_extra = 10e6;
+	sim.t_extra_end = 25e6;
+	sim_run(&sim, &p, 10e6, 0);
+	tap(!f->fast.compete && f->competes == 0,
+	    "window law before the standing queue", "law %s",
+	    f->fast.compete ? "rate" : "window");
+	sim_run(&sim, &p, 24e6, 0);
+	law_mid = f->fast.compete;
+	comp = f->competes;
+	tap(law_mid && comp >= 1,
+	    "a standing queue a probe cannot drain: the rate law within 14 s",
+	    "law %s, %d switches, base %u us, min RTT %u us",
+	    law_mid ? "rate" : "window", comp, f->fast.base_us,
+	    f->e.min_rtt_us);
+	sim_run(&sim, &p, 45e6, 0);
+	tap(!f->fast.compete,
+	    "the queue gone: back to the window law within 20 s",
+	    "law %s, %d switches, flaps %u", f->fast.compete ? "rate" : "window",
+	    f->competes, f->fast.flaps);
+}
+
+/* Returns to the window law: ETC_BACK_ROUNDS, doubling per quick flap. */
+static void test_fast_back(void)
+{
+	struct etc_params p = defaults();
+	struct etc_core e;
+	struct etc_fast f;
+	int need[5], i, r;
+	u32 now = 1000000;
+
+	etc_core_init(&e, &f, MSS, 40000, now);
+	e.min_rtt_us = 40000;
+	f.base_us = 40000;
+	e.stage = ETC_STABLE;
+	/* returns 1-3 in quick succession, 4 and 5 after 20 s each */
+	for (i = 0; i < 5; i++) {
+		f.compete = 1;
+		f.back_rounds = 0;
+		if (i >= 3)
+			now += 2 * ETC_FLAP_US;
+		for (r = 1; r <= 64 && f.compete; r++) {
+			e.rtt_round_us = 41000;
+			now += 40000;
+			etc_fast_back(&e, &p, now);
+		}
+		need[i] = r - 1;
+	}
+	f.compete = 1;
+	f.back_rounds = 0;
+	e.stage = ETC_DETECT;
+	for (i = 0; i < 10; i++) {
+		e.rtt_round_us = 41000;
+		now += 40000;
+		f.mean_us = 45000;
+		f.prev_mean_us = 45000;
+		etc_fast_back(&e, &p, now);
+	}
+	tap(need[0] == ETC_BACK_ROUNDS && need[1] == ETC_BACK_ROUNDS &&
+	    need[2] == 2 * ETC_BACK_ROUNDS && need[3] == 4 * ETC_BACK_ROUNDS &&
+	    need[4] == ETC_BACK_ROUNDS && f.compete,
+	    "back to the window law after 2 rounds near the base, doubled per return within 10 s of the last (reset by a later one), not while detecting",
+	    "rounds %d %d %d, then 20 s apart %d %d; detecting: law %s",
+	    need[0], need[1], need[2], need[3], need[4],
+	    f.compete ? "rate" : "window");
+	e.rtt_round_us = 41000;
+	f.prev_mean_us = 45000;
+	f.mean_us = 45000 - ETC_PROBE_JOIN_US - 1;
+	etc_fast_back(&e, &p, now + 40000);
+	tap(!f.compete, "... or while detecting, on a drain of the others (mean RTT fell 2 ms)",
+	    "law %s", f.compete ? "rate" : "window");
+	tap(etc_core_detach(&e) == &f && !e.fast && !etc_core_detach(&e),
+	    "etc_core_detach() hands the state back once", "fast %p", (void *)e.fast);
 }
 
 /* Capacity halves: the RTT gradient triggers (s + r) / 2 and a drain. */
@@ -1736,7 +1915,7 @@ static void drive_init(struct drive *d, u32 gap_us)
 	memset(d, 0, sizeof(*d));
 	d->p = defaults();
 	d->gap_us = gap_us;
-	etc_core_init(&d->e, MSS, DRV_RTT, 0);
+	etc_core_init(&d->e, NULL, MSS, DRV_RTT, 0);
 	etc_on_restart(&d->e, 0);
 }
 
@@ -1838,8 +2017,8 @@ static void test_idle_round(void)
 				lo[i] = d.e.rcv_max;
 			if (d.e.rcv_max > hi[i])
 				hi[i] = d.e.rcv_max;
-			if (d.e.rcv_now < rlo[i])
-				rlo[i] = d.e.rcv_now;
+			if (etc_rcv_now(&d.e) < rlo[i])
+				rlo[i] = etc_rcv_now(&d.e);
 		}
 		ok &= lo[i] > rmax0 * 9 / 10 && hi[i] < rmax0 * 11 / 10 &&
 		      rlo[i] > rmax0 / 4;
@@ -1862,12 +2041,12 @@ static void test_restart_keeps(void)
 	drive_run(&d, 2200000, 2000000);	/* all acked */
 	before = d.e;
 	drive_idle(&d, 2000000, IDLE_40_MIN);
-	tap(d.e.rate == before.rate && d.e.rp == before.rp &&
+	tap(d.e.rate == before.rate && etc_rp(&d.e) == etc_rp(&before) &&
 	    d.e.rcv == before.rcv && d.e.rcv_max == before.rcv_max &&
 	    d.e.min_rtt_us == before.min_rtt_us && d.e.stage == before.stage,
 	    "restart: s, Rp, r, r_max, min RTT and stage are kept",
 	    "s %.2f Mbit/s, Rp %.2f, r_max %.2f",
-	    mbit(d.e.rate), mbit(d.e.rp), mbit(d.e.rcv_max));
+	    mbit(d.e.rate), mbit(etc_rp(&d.e)), mbit(d.e.rcv_max));
 }
 
 /* The first ACK of a new burst, mid-round, @rtt_us after the last one. */
@@ -1973,18 +2152,18 @@ static void test_app_limited(void)
 	app_run(&n, false, &nmax0, &ncwnd0);
 	app_run(&d, true, &rmax0, &cwnd0);
 	cwnd = etc_cwnd(&d.e, &d.p, MSS, DRV_RTT);
-	ok = d.e.rcv_max >= rmax0 && d.e.rcv_now >= rmax0 / 2 &&
+	ok = d.e.rcv_max >= rmax0 && etc_rcv_now(&d.e) >= rmax0 / 2 &&
 	     d.e.stage == ETC_DETECT && cwnd >= cwnd0;
 	tap(ok, "app-limited: 2 s at a tenth of the rate lower neither r_max, r nor the cwnd cap",
 	    "r_max %.2f -> %.2f Mbit/s, last round %.2f, cwnd %u -> %u",
-	    mbit(rmax0), mbit(d.e.rcv_max), mbit(d.e.rcv_now), cwnd0, cwnd);
-	tap(n.e.rcv_max < nmax0 / 2 && n.e.rcv_now < nmax0 / 2,
+	    mbit(rmax0), mbit(d.e.rcv_max), mbit(etc_rcv_now(&d.e)), cwnd0, cwnd);
+	tap(n.e.rcv_max < nmax0 / 2 && etc_rcv_now(&n.e) < nmax0 / 2,
 	    "app-limited: the same rounds not app-limited lower r_max and r (control)",
 	    "r_max %.2f -> %.2f Mbit/s, last round %.2f",
-	    mbit(nmax0), mbit(n.e.rcv_max), mbit(n.e.rcv_now));
+	    mbit(nmax0), mbit(n.e.rcv_max), mbit(etc_rcv_now(&n.e)));
 
 	/* a gradient trip now: s moves towards the path's r, not the app's */
-	r_app = d.e.rcv_now;
+	r_app = etc_rcv_now(&d.e);
 	d.e.rate = 4 * rmax0;
 	d.e.rtt_ref_us = 40000;
 	d.e.rtt_round_us = 60000;
@@ -2026,10 +2205,11 @@ static void test_fuzz(void)
 {
 	struct etc_params p = defaults();
 	struct etc_core e;
+	struct etc_fast f;
 	u32 now = 0, dlv = 0;
-	int i, bad = 0;
+	int i, bad = 0, windows = 0;
 
-	etc_core_init(&e, MSS, 0, 0);
+	etc_core_init(&e, &f, MSS, 0, 0);
 	for (i = 0; i < 2000000; i++) {
 		struct etc_ack a;
 
@@ -2057,15 +2237,18 @@ static void test_fuzz(void)
 		a.valid = rndu() < 0.95;
 		a.app_limited = rndu() < 0.2;
 		a.cwnd_limited = rndu() < 0.5;
-		etc_on_ack(&e, &p, &a);
-		if (!e.rate || e.rate > ETC_MAX_RATE || e.rp > ETC_MAX_RATE ||
+		windows += etc_on_ack(&e, &p, &a) == ETC_EV_WINDOW;
+		if (!e.rate || e.rate > ETC_MAX_RATE || etc_rp(&e) > ETC_MAX_RATE ||
 		    e.phase > ETC_HOLD || e.stage > ETC_STABLE ||
 		    !etc_cwnd(&e, &p, a.mss, 1000) ||
-		    etc_pacing_rate(&e, &p) > e.rate)
+		    etc_pacing_rate(&e, &p) > e.rate ||
+		    (f.probing && !f.probe_us && e.min_rtt_us > 1))
 			bad++;
+		if (!(rnd64() % 200000))
+			f.compete = 0;	/* force the window law now and then */
 	}
-	tap(!bad, "fuzz: 2e6 random ACKs, RTOs, restarts and parameters keep the state in range",
-	    "%d bad states", bad);
+	tap(!bad && windows > 1000, "fuzz: 2e6 random ACKs, RTOs, restarts and parameters keep the state in range (window law on)",
+	    "%d bad states, %d window-law rounds", bad, windows);
 }
 
 int main(void)
@@ -2091,9 +2274,14 @@ int main(void)
 	test_queue_seen_expired();
 	test_grad_floor();
 	test_rate_pack();
+	test_rate32_pack();
 	test_inflight_hi_cwnd_limited();
 	test_burst_adapt();
 	test_sim_single();
+	test_fast_single();
+	test_fast_two();
+	test_fast_compete();
+	test_fast_back();
 	test_sim_drop();
 	test_sim_tbf();
 	test_sim_tbf_ack_whole();
