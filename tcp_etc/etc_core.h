@@ -157,7 +157,7 @@
 #define ETC_MAX_RATE		BIT_ULL(44)
 
 /*
- * The window law (sec. "The FAST equilibrium" of tcp_etc.rst; not in
+ * The window law (tcp_etc.rst, "The window law and the switch"; not in
  * the paper).  Once a round, w += (w x min RTT / mean RTT + alpha - w) / 2:
  * at equilibrium each flow keeps ETC_FAST_ALPHA packets queued, whatever
  * the number of flows, and flows with one min RTT get one share.  s is
@@ -165,8 +165,7 @@
  * packets, so the ACK clock, not the pacer, sets what is in flight.
  */
 #define ETC_FAST_ALPHA		4
-#define ETC_FAST_PACE_NUM	5
-#define ETC_FAST_PACE_DEN	4
+#define ETC_FAST_PACE_Q2	5	/* 5/4 */
 #define ETC_FAST_CWND_EXTRA	8
 /*
  * Probe drains: halve w for 5/2 min RTTs when the min RTT has not been
@@ -179,8 +178,7 @@
 #define ETC_MIN_RTT_EPS_US	500
 #define ETC_PROBE_EVERY_US	(4 * USEC_PER_SEC)
 #define ETC_PROBE_JOIN_US	2000
-#define ETC_PROBE_NUM		5
-#define ETC_PROBE_DEN		2
+#define ETC_PROBE_RTTS_Q1	5	/* 5/2 min RTTs */
 /*
  * A queue the window law cannot drain is a loss-based flow's: a probe
  * whose lowest RTT stays above the base (the lowest min RTT over
@@ -279,7 +277,7 @@ struct etc_core {
 	u64 rate;		/* s, bytes/s */
 	u64 rcv;		/* receiving rate r (about 8 RTTs), bytes/s */
 	u64 rcv_max;		/* r_max, bytes/s */
-	struct etc_fast *fast;	/* the FAST law's state, NULL: none */
+	struct etc_fast *fast;	/* the window law's state, NULL: none */
 	u32 rp32;		/* pulling rate Rp, etc_rate32_pack()ed */
 	u32 rcv_now32;		/* receiving rate of the last round, packed */
 	u32 min_rtt_us;		/* min of first-packet RTTs, ETC_NO_RTT if none */
@@ -546,8 +544,9 @@ static inline void etc_apply_floor(struct etc_core *e,
  * @rtt_us: handshake RTT, 0 if unknown (then ETC_RTT_DEFAULT_US)
  * @now_us: current time
  *
- * With @f the connection starts under the rate law, whose detection
- * stage finds the bandwidth, and turns to the window law once stable.
+ * With @f the connection starts under the rate law and turns to the
+ * window law after ETC_BACK_ROUNDS rounds near the base, in the stable
+ * stage or on a fall of the mean RTT (see etc_fast_back()).
  */
 static inline void etc_core_init(struct etc_core *e, struct etc_fast *f,
 				 u32 mss, u32 rtt_us, u32 now_us)
@@ -556,8 +555,8 @@ static inline void etc_core_init(struct etc_core *e, struct etc_fast *f,
 	if (f) {
 		*f = (struct etc_fast){ 0 };
 		f->compete = 1;
-		/* no probe and no return yet: both long ago */
 		f->cwnd = 0xffffff;
+		/* no probe and no return yet: both long ago */
 		f->probe_start = now_us - ETC_PROBE_EVERY_US;
 		f->back_stamp = now_us - ETC_FLAP_US;
 		e->fast = f;
@@ -1229,7 +1228,7 @@ static inline void etc_fast_pace(struct etc_core *e,
 {
 	u64 r = div_u64((u64)w * USEC_PER_SEC, e->min_rtt_us);
 
-	r = r * ETC_FAST_PACE_NUM / ETC_FAST_PACE_DEN;	/* a shift */
+	r = (r * ETC_FAST_PACE_Q2) >> 2;
 	e->rate = r > ETC_MAX_RATE ? ETC_MAX_RATE : r;
 	etc_apply_floor(e, p, mss);
 }
@@ -1275,6 +1274,8 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 	u32 last = f->law_mean_us;
 	u64 w, tw;
 
+	if (unlikely(!rtt))
+		return etc_rate_gradient(e, p, a);
 	if (!f->w) {
 		w = fls64(e->rate) + fls64(rtt) > 64 ? U32_MAX :
 		    etc_rate_bytes(e->rate, rtt);
@@ -1299,7 +1300,7 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 		f->peak[1] = 0;
 		f->probe_min_us = ETC_NO_RTT;
 		f->probe_start = now;
-		f->probe_us = (u32)((u64)mn * ETC_PROBE_NUM / ETC_PROBE_DEN);
+		f->probe_us = (u32)(((u64)mn * ETC_PROBE_RTTS_Q1) >> 1);
 		e->min_rtt_stamp = now;
 		etc_fast_pace(e, p, a->mss, f->w >> 1);
 		return ETC_EV_PROBE;
@@ -1308,6 +1309,9 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 		return etc_fast_compete(e, p, a);
 	w = f->w;
 	tw = div_u64(w * mn, rtt) + (u64)ETC_FAST_ALPHA * a->mss;
+	/* an app-limited round's RTTs say nothing of a larger window */
+	if (tw > w && e->round_app_limited)
+		tw = w;
 	w = tw >= w ? w + ((tw - w) >> 1) : w - ((w - tw) >> 1);
 	f->w = w > U32_MAX ? U32_MAX : (u32)w;
 	etc_fast_pace(e, p, a->mss, f->w);
@@ -1535,14 +1539,17 @@ static inline enum etc_event etc_on_ack(struct etc_core *e,
  * @p: parameters
  * @mss: segment size
  *
- * Halve the rate (not a collapse to a tiny rate, nor below
- * etc_floor_rate()), restart detection and let the next round re-learn
- * r_max and Rp.  The glue then reads etc_pacing_rate().
+ * Halve the rate and the window law's w (not a collapse to a tiny
+ * rate, nor below etc_floor_rate()), restart detection and let the
+ * next round re-learn r_max and Rp.  The glue then reads
+ * etc_pacing_rate().
  */
 static inline void etc_on_rto(struct etc_core *e, const struct etc_params *p,
 			      u32 mss)
 {
 	e->rate >>= 1;
+	if (e->fast)
+		e->fast->w >>= 1;
 	e->raised = 0;
 	e->keeps = 0;
 	e->rcv_max = 0;

@@ -47,6 +47,7 @@ static struct cc_q16_param etc_grad = CC_Q16_PARAM(0, 1000, 0, 100, 10, 0);
 
 static unsigned int etc_burst = 8;
 static unsigned int etc_grad_floor_us = 1000;
+static bool etc_window;
 
 #define ETC_BURST_MAX		32
 #define ETC_GRAD_FLOOR_MAX_US	100000
@@ -81,6 +82,20 @@ static const struct kernel_param_ops etc_grad_floor_ops = {
 	.get = param_get_uint,
 };
 
+static int etc_window_set(const char *val, const struct kernel_param *kp)
+{
+	if (param_set_bool(val, kp)) {
+		pr_err("window: refused: 0 or 1 (n or y) expected\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct kernel_param_ops etc_window_ops = {
+	.set = etc_window_set,
+	.get = param_get_bool,
+};
+
 module_param_cb(alpha, &cc_q16_param_ops, &etc_alpha, 0644);
 MODULE_PARM_DESC(alpha, "log base of the stable stage's rate increase, Eq. 1 (1.5 .. 16, or \"e\"; default 4; detection uses at most e)");
 module_param_cb(eta, &cc_q16_param_ops, &etc_eta, 0644);
@@ -93,6 +108,8 @@ module_param_cb(grad_floor_us, &etc_grad_floor_ops, &etc_grad_floor_us, 0644);
 MODULE_PARM_DESC(grad_floor_us, "least RTT rise in us that triggers a decrease, whatever the min RTT (0 .. 100000; default 1000)");
 module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);
 MODULE_PARM_DESC(burst, "packets per micro-burst N, the most (2 .. 32; default 8; halved per socket, down to 2, while bursts overflow a shallow buffer)");
+module_param_cb(window, &etc_window_ops, &etc_window, 0644);
+MODULE_PARM_DESC(window, "new sockets run the window law once stable (0 or 1; default 0: experimental, see Documentation/tcp_etc.rst)");
 
 static void etc_read_params(struct etc_params *p)
 {
@@ -138,8 +155,11 @@ static void etc_start(struct sock *sk, struct etc_fast *f)
  */
 static void etc_init(struct sock *sk)
 {
-	etc_start(sk, kzalloc(sizeof(struct etc_fast),
-			      GFP_NOWAIT | __GFP_NOWARN));
+	struct etc_fast *f = NULL;
+
+	if (READ_ONCE(etc_window))
+		f = kzalloc(sizeof(*f), GFP_NOWAIT | __GFP_NOWARN);
+	etc_start(sk, f);
 }
 
 static void etc_release(struct sock *sk)

@@ -25,7 +25,8 @@
  * cwnd-limited ETC skb as soon as one packet fits
  * (default: as tcp_tso_should_defer()), GF=the gradient threshold's
  * floor in us (1000), ALPHA=, K=, ETA= and GRAD= the module parameters
- * (4, 1.1, 0.3, 0.1),
+ * (4, 1.1, 0.3, 0.1), WINDOW=1 the module's window=1 (each ETC flow
+ * gets the window law's state),
  * STAGGER=S to start flow f at f x S seconds (0), TRACE=file of
  * Mbit/s per TSTEP seconds (5; netlab's --trace-format steps) for a
  * capacity that changes, its last value held (utilisation is then over
@@ -818,7 +819,7 @@ static void flow_init(struct flow *x, int cubic, double start)
 	x->wake_t = -1;
 	x->first_byte = -1;
 	if (!cubic)
-		etc_core_init(&x->e, getenv("RATE_LAW") ? NULL : &x->fast,
+		etc_core_init(&x->e, getenv("WINDOW") ? &x->fast : NULL,
 			      PMSS, (u32)(m.base * 1e6),
 			      (u32)(start * 1e6));
 }

@@ -1585,6 +1585,37 @@ static void test_fast_back(void)
 	    "etc_core_detach() hands the state back once", "fast %p", (void *)e.fast);
 }
 
+/* An app-limited round does not grow w; an RTO halves it. */
+static void test_fast_app_rto(void)
+{
+	struct etc_params p = defaults();
+	struct etc_ack a = { .now_us = 5000000, .mss = MSS };
+	struct etc_core e;
+	struct etc_fast f;
+	u32 w[3];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		etc_core_init(&e, &f, MSS, 40000, 0);
+		e.min_rtt_us = 40000;
+		e.min_rtt_stamp = a.now_us;
+		e.rtt_round_us = 40000;
+		f.mean_us = 40000;
+		f.base_us = 40000;
+		f.compete = 0;
+		f.w = 100 * MSS;
+		e.round_app_limited = i;
+		etc_fast_round(&e, &p, &a);
+		w[i] = f.w;
+	}
+	etc_on_rto(&e, &p, MSS);
+	w[2] = f.w;
+	tap(w[0] == 102 * MSS && w[1] == 100 * MSS && w[2] == 50 * MSS,
+	    "window law: an empty queue grows w by alpha / 2, not in an app-limited round; an RTO halves w",
+	    "w %u, app-limited %u, after the RTO %u packets",
+	    w[0] / MSS, w[1] / MSS, w[2] / MSS);
+}
+
 /* Capacity halves: the RTT gradient triggers (s + r) / 2 and a drain. */
 static void test_sim_drop(void)
 {
@@ -2282,6 +2313,7 @@ int main(void)
 	test_fast_two();
 	test_fast_compete();
 	test_fast_back();
+	test_fast_app_rto();
 	test_sim_drop();
 	test_sim_tbf();
 	test_sim_tbf_ack_whole();
