@@ -11,9 +11,10 @@
 #    to each is acked within 20 s; the short ones complete without error,
 #    those open at that moment within the same 20 s;
 #  - at 1000 connections, the slab memory per connection is CUBIC's
-#    within SLAB_SLACK: no module keeps per-socket memory outside the
-#    socket (slab totals move by a few hundred bytes per connection
-#    between runs, so this catches a kilobyte, not a small kmalloc).
+#    within SLAB_SLACK: no module keeps more than a small allocation per
+#    socket outside it (tcp_etc with window=1 allocates 80 bytes;
+#    slab totals move by a few hundred bytes per connection between
+#    runs, so this catches a kilobyte, not a small kmalloc).
 # pad_shim loads with slots=512: 1000 pad_bbr or pad_etc connections
 # (neither inner CCA leaves room for PAD in icsk_ca_priv) run out of
 # slots, and the ones without must run the inner CCA and be counted in
