@@ -47,7 +47,7 @@ static struct cc_q16_param etc_grad = CC_Q16_PARAM(0, 1000, 0, 100, 10, 0);
 
 static unsigned int etc_burst = 8;
 static unsigned int etc_grad_floor_us = 1000;
-static bool etc_window;
+static unsigned int etc_window;
 
 #define ETC_BURST_MAX		32
 #define ETC_GRAD_FLOOR_MAX_US	100000
@@ -84,8 +84,8 @@ static const struct kernel_param_ops etc_grad_floor_ops = {
 
 static int etc_window_set(const char *val, const struct kernel_param *kp)
 {
-	if (param_set_bool(val, kp)) {
-		pr_err("window: refused: 0 or 1 (n or y) expected\n");
+	if (param_set_uint_minmax(val, kp, 0, 1)) {
+		pr_err("window: refused: 0 or 1 expected\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -93,7 +93,7 @@ static int etc_window_set(const char *val, const struct kernel_param *kp)
 
 static const struct kernel_param_ops etc_window_ops = {
 	.set = etc_window_set,
-	.get = param_get_bool,
+	.get = param_get_uint,
 };
 
 module_param_cb(alpha, &cc_q16_param_ops, &etc_alpha, 0644);
@@ -109,7 +109,7 @@ MODULE_PARM_DESC(grad_floor_us, "least RTT rise in us that triggers a decrease, 
 module_param_cb(burst, &etc_burst_ops, &etc_burst, 0644);
 MODULE_PARM_DESC(burst, "packets per micro-burst N, the most (2 .. 32; default 8; halved per socket, down to 2, while bursts overflow a shallow buffer)");
 module_param_cb(window, &etc_window_ops, &etc_window, 0644);
-MODULE_PARM_DESC(window, "new sockets run the window law once stable (0 or 1; default 0: experimental, see Documentation/tcp_etc.rst)");
+MODULE_PARM_DESC(window, "new sockets run the window law (0 or 1; default 0: experimental, see Documentation/tcp_etc.rst)");
 
 static void etc_read_params(struct etc_params *p)
 {

@@ -63,7 +63,7 @@ for v in 100001 -1 1ms ""; do
 	echo "$v" >$P/grad_floor_us 2>/dev/null && bad=1
 done
 floor1=$(cat $P/grad_floor_us)
-for v in 2 -1 yes2 ""; do
+for v in 2 -1 y yes ""; do
 	echo "$v" >$P/window 2>/dev/null && bad=1
 done
 win=$(cat $P/window)
@@ -75,7 +75,7 @@ echo "$floor0" >$P/grad_floor_us
 tap_check "$([ "$before" = 4.0000 ] && [ "$k0" = 1.1000 ] && echo 1)" \
 	"defaults as documented: alpha 4, k 1.1" "alpha $before, k $k0"
 tap_check "$([ $bad = 0 ] && [ "$before" = "$after" ] && [ "$good" = 3.5000 ] &&
-	[ "$floor0" = 1000 ] && [ "$floor1" = 1000 ] && [ "$gf" = 0 ] && [ "$win" = N ] && echo 1)" \
+	[ "$floor0" = 1000 ] && [ "$floor1" = 1000 ] && [ "$gf" = 0 ] && [ "$win" = 0 ] && echo 1)" \
 	"bad parameter writes refused, state unchanged" \
 	"alpha $before -> $after, 3.5 -> ${good:-?}, grad_floor_us $floor0 -> $floor1, 0 -> ${gf:-?}, window $win, eta $(cat $P/eta) k $(cat $P/k) grad $(cat $P/grad_thresh) burst $(cat $P/burst)"
 
