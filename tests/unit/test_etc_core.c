@@ -664,7 +664,8 @@ static void test_rate32_pack(void)
 			worst = (double)(r - u) / r;
 	}
 	ok &= etc_rate32_unpack(etc_rate32_pack(ETC_MAX_RATE)) == ETC_MAX_RATE;
-	tap(ok, "Rp and r of a round pack into 32 bits: exact below 2^27 bytes/s, within 2^-26 up to ETC_MAX_RATE",
+	tap(ok,
+	    "Rp and r of a round pack into 32 bits: exact below 2^27 bytes/s, within 2^-26 up to ETC_MAX_RATE",
 	    "largest error %.2g", worst);
 }
 
@@ -1346,7 +1347,8 @@ static void sim_run(struct sim *s, const struct etc_params *p, double t_end,
 				fprintf(stderr,
 					"%8.3f f%d ev %d st %d rate %.2f rp %.2f rcv %.2f now %.2f max %.2f rtt_ref %u grad %lld q %.1f\n",
 					tb / 1e6, (int)(best - s->f), ev, best->e.stage,
-					mbit(best->e.rate), mbit(etc_rp(&best->e)), mbit(best->e.rcv),
+					mbit(best->e.rate), mbit(etc_rp(&best->e)),
+					mbit(best->e.rcv),
 					mbit(etc_rcv_now(&best->e)), mbit(best->e.rcv_max),
 					best->e.rtt_ref_us, (long long)etc_gradient(&best->e),
 					(s->link_free > tb ? s->link_free - tb : 0) / 1000);
@@ -2278,7 +2280,8 @@ static void test_fuzz(void)
 		if (!(rnd64() % 200000))
 			f.compete = 0;	/* force the window law now and then */
 	}
-	tap(!bad && windows > 1000, "fuzz: 2e6 random ACKs, RTOs, restarts and parameters keep the state in range (window law on)",
+	tap(!bad && windows > 1000,
+	    "fuzz: 2e6 random ACKs, RTOs, restarts and parameters keep the state in range (window law on)",
 	    "%d bad states, %d window-law rounds", bad, windows);
 }
 
