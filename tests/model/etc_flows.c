@@ -17,7 +17,9 @@
  * (5 ms at C; 1514 for a plain serialising link), LINE=sender line rate
  * in Mbit/s (1000), LOSS=random loss on the data path (0.01 = 1 %),
  * J=seconds of timer slop, added to each pacing wake-up and ACK
- * (0.0002), ACKN=packets per ACK in order (2; GRO at the receiver
+ * (0.0002), AJ=sigma in seconds of a normal delay added to each ACK,
+ * never before the ACK ahead of it (netlab's --jitter-dist normal,
+ * ordered; 0), ACKN=packets per ACK in order (2; GRO at the receiver
  * stretches ACKs to up to 45 for 64 KiB), GRO=S for a receiver that
  * handles packets in polls every S seconds and acks each poll's packets
  * at once, as GRO merges them (0: off; 0.003-0.004 with J=0.001 is what
@@ -119,7 +121,7 @@ struct flow {
 
 struct model {
 	struct etc_params p;
-	double c, bucket, line, base, dur, warm, loss, jit;
+	double c, bucket, line, base, dur, warm, loss, jit, ajit;
 	double *trace_c, tstep, bucket_s;
 	int ntrace;
 	int buf, nf, defer, trace, hystart, ackn;
@@ -152,6 +154,12 @@ static double mbit(u64 bytes_per_s)
 static double rnd(void)
 {
 	return rand() / ((double)RAND_MAX + 1);
+}
+
+/* A standard normal draw (Box-Muller). */
+static double gauss(void)
+{
+	return sqrt(-2 * log(1 - rnd())) * cos(2 * M_PI * rnd());
 }
 
 static void push(double t, int type, int f, long arg)
@@ -419,6 +427,8 @@ static void send_ack(struct flow *x, int f, double now)
 	x->np_h = x->np_t;
 	x->delack_gen++;
 	now += m.base / 2 + m.jit * rnd();
+	if (m.ajit > 0)
+		now += m.ajit * gauss();
 	if (now < x->ack_last)
 		now = x->ack_last;
 	x->ack_last = now;
@@ -889,6 +899,7 @@ static int model_init(int argc, char **argv)
 	m.line = env_f("LINE", 1000) * 1e6 / 8;
 	m.loss = env_f("LOSS", 0);
 	m.jit = env_f("J", 0.0002);
+	m.ajit = env_f("AJ", 0);
 	m.defer = (int)env_f("DEFER", 1);
 	m.hystart = (int)env_f("HYSTART", 1);
 	m.ackn = (int)env_f("ACKN", 2);
