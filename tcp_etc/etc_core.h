@@ -158,8 +158,9 @@
 
 /*
  * The window law (tcp_etc.rst, "The window law and the switch"; not in
- * the paper).  Once a round, w += (w x min RTT / mean RTT + alpha - w) / 2:
- * at equilibrium each flow keeps ETC_FAST_ALPHA packets queued, whatever
+ * the paper).  Once a round, w += (w x min RTT / RTT + alpha - w) / 2,
+ * RTT the round's lowest (its mean counts delay noise as queue): at
+ * equilibrium each flow keeps ETC_FAST_ALPHA packets queued, whatever
  * the number of flows, and flows with one min RTT get one share.  s is
  * 5/4 x w / min RTT and cwnd at most w plus ETC_FAST_CWND_EXTRA
  * packets, so the ACK clock, not the pacer, sets what is in flight.
@@ -174,8 +175,10 @@
  * RTT fell by ETC_PROBE_JOIN_US and the last probe is half that old.
  * Flows that drain together empty the queue, so a flow that joined
  * behind a standing queue learns the true min RTT (as BBR's ProbeRTT).
+ * The margin spares a lone flow on 20 Mbit/s and more, whose alpha
+ * packets queue for 2.4 ms or less, a probe every 4 s.
  */
-#define ETC_MIN_RTT_EPS_US	500
+#define ETC_MIN_RTT_EPS_US	2500
 #define ETC_PROBE_EVERY_US	(4 * USEC_PER_SEC)
 #define ETC_PROBE_JOIN_US	2000
 #define ETC_PROBE_RTTS_Q1	5	/* 5/2 min RTTs */
@@ -193,6 +196,19 @@
 #define ETC_BACK_ROUNDS		2
 #define ETC_FLAP_US		(10 * USEC_PER_SEC)
 #define ETC_FLAPS_MAX		5
+/*
+ * The rate law's RTT mean must fall by ETC_BACK_FALL_US for "the flows
+ * around it drained": start-up's noise, at a few ms, must not pass.
+ */
+#define ETC_BACK_FALL_US	3000
+/*
+ * Delay noise is not a queue the window law can hold: while the mean
+ * RTT of a round stands above its lowest by more than ETC_NOISE_US
+ * (1/8 EWMA), the rate law runs.  An equilibrium queue is flat over a
+ * round; 12 ms of ACK-path jitter puts 10 ms between the two.
+ */
+#define ETC_NOISE_US		7000
+#define ETC_NOISE_SHIFT		3
 
 enum etc_phase {
 	ETC_CRUISE,	/* normal rate control */
@@ -266,6 +282,7 @@ struct etc_fast {
 	u32 probe_us;		/* its length */
 	u32 probe_min_us;	/* lowest round RTT in it */
 	u32 back_stamp;		/* last return to the window law */
+	u32 spread_us;		/* EWMA of mean minus lowest round RTT */
 	u8 back_rounds;		/* rate-law rounds near the base, saturating */
 	u8 flaps:3,		/* returns within ETC_FLAP_US of the last */
 	   compete:1,		/* the rate law runs */
@@ -1274,7 +1291,7 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 	u32 last = f->law_mean_us;
 	u64 w, tw;
 
-	if (unlikely(!rtt))
+	if (unlikely(!rtt || !e->rtt_round_us))
 		return etc_rate_gradient(e, p, a);
 	if (!f->w) {
 		w = fls64(e->rate) + fls64(rtt) > 64 ? U32_MAX :
@@ -1305,10 +1322,11 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 		etc_fast_pace(e, p, a->mss, f->w >> 1);
 		return ETC_EV_PROBE;
 	}
-	if (e->round_lost && etc_above_base(e, p, e->rtt_round_us))
+	if ((e->round_lost && etc_above_base(e, p, e->rtt_round_us)) ||
+	    f->spread_us > ETC_NOISE_US)
 		return etc_fast_compete(e, p, a);
 	w = f->w;
-	tw = div_u64(w * mn, rtt) + (u64)ETC_FAST_ALPHA * a->mss;
+	tw = div_u64(w * mn, e->rtt_round_us) + (u64)ETC_FAST_ALPHA * a->mss;
 	/* an app-limited round's RTTs say nothing of a larger window */
 	if (tw > w && e->round_app_limited)
 		tw = w;
@@ -1331,7 +1349,8 @@ static inline void etc_fast_back(struct etc_core *e,
 	bool drained;
 
 	if (e->rtt_round_us != ETC_NO_RTT && e->min_rtt_us != ETC_NO_RTT &&
-	    !etc_above_base(e, p, e->rtt_round_us)) {
+	    !etc_above_base(e, p, e->rtt_round_us) &&
+	    f->spread_us <= ETC_NOISE_US) {
 		if (f->back_rounds < U8_MAX)
 			f->back_rounds++;
 	} else {
@@ -1341,7 +1360,7 @@ static inline void etc_fast_back(struct etc_core *e,
 						      ETC_FLAPS_MAX))
 		return;
 	drained = f->prev_mean_us && f->mean_us &&
-		  f->mean_us + ETC_PROBE_JOIN_US < f->prev_mean_us;
+		  f->mean_us + ETC_BACK_FALL_US < f->prev_mean_us;
 	if (e->stage != ETC_STABLE && !drained)
 		return;
 	if (now - f->back_stamp < ETC_FLAP_US)
@@ -1362,6 +1381,15 @@ static inline void etc_fast_round_start(struct etc_core *e,
 	struct etc_fast *f = e->fast;
 
 	f->mean_us = f->rtt_cnt ? (u32)div_u64(f->rtt_sum, f->rtt_cnt) : 0;
+	if (f->mean_us && e->rtt_round_us != ETC_NO_RTT &&
+	    f->mean_us >= e->rtt_round_us) {
+		u32 d = f->mean_us - e->rtt_round_us;
+
+		if (d >= f->spread_us)
+			f->spread_us += (d - f->spread_us) >> ETC_NOISE_SHIFT;
+		else
+			f->spread_us -= (f->spread_us - d) >> ETC_NOISE_SHIFT;
+	}
 	if (e->min_rtt_us != ETC_NO_RTT &&
 	    (!f->base_us || e->min_rtt_us <= f->base_us ||
 	     now - f->base_stamp > ETC_BASE_WIN_US)) {

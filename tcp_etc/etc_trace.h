@@ -4,7 +4,8 @@
  * drain, hold, RTO, heavy loss, a phase ended by sending after idle, a
  * window-law round, its probe drain, a switch to the rate law), never
  * per ACK.  law: rate (no window-law state), compete (the rate law runs
- * beside a loss-based flow) or window.
+ * beside a loss-based flow or on a noisy path) or window; spread: how
+ * far a round's mean RTT stands above its lowest, us (ETC_NOISE_US).
  *
  *   echo 1 > /sys/kernel/tracing/events/tcp_etc/etc_update/enable
  */
@@ -36,7 +37,8 @@ TRACE_EVENT(etc_update,
 			     __field(u32, cwnd_cap)
 			     __field(u8, burst_shift)
 			     __field(u8, law)
-			     __field(u32, window)),
+			     __field(u32, window)
+			     __field(u32, spread)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->event = event;
@@ -54,8 +56,9 @@ TRACE_EVENT(etc_update,
 			   __entry->cwnd_cap = e->inflight_hi;
 			   __entry->burst_shift = e->burst_shift;
 			   __entry->law = !e->fast ? 0 : e->fast->compete ? 1 : 2;
-			   __entry->window = e->fast ? e->fast->w : 0;),
-	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u law=%s window=%u",
+			   __entry->window = e->fast ? e->fast->w : 0;
+			   __entry->spread = e->fast ? e->fast->spread_us : 0;),
+	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u law=%s window=%u spread=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->event,
 				       { ETC_EV_INCREASE, "increase" },
@@ -77,7 +80,7 @@ TRACE_EVENT(etc_update,
 		      __entry->burst_shift,
 		      __print_symbolic(__entry->law, { 0, "rate" },
 				       { 1, "compete" }, { 2, "window" }),
-		      __entry->window)
+		      __entry->window, __entry->spread)
 );
 
 #endif /* _ETC_TRACE_H */
