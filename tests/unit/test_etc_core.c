@@ -1649,6 +1649,9 @@ static void test_fast_back(void)
 	    "... or while detecting, on a drain of the others (mean RTT fell more than 3 ms)",
 	    "law %s after a fall of 3 ms, %s after one more us",
 	    law_fall ? "rate" : "window", f.compete ? "rate" : "window");
+	/* no recent return: ETC_BACK_ROUNDS quiet rounds would do */
+	now += 2 * ETC_FLAP_US;
+	f.flaps = 0;
 	f.compete = 1;
 	f.back_rounds = 0;
 	f.spread_us = ETC_NOISE_US + 1;
@@ -1656,10 +1659,19 @@ static void test_fast_back(void)
 	for (i = 0; i < 10; i++) {
 		e.rtt_round_us = 41000;
 		now += 40000;
-		etc_fast_back(&e, &p, now + 40000 * ETC_FLAP_US);
+		etc_fast_back(&e, &p, now);
 	}
-	tap(f.compete, "... not while the RTT is noisier than ETC_NOISE_US within rounds",
-	    "law %s", f.compete ? "rate" : "window");
+	law_fall = f.compete;
+	f.spread_us = ETC_NOISE_US;
+	for (i = 0; i < ETC_BACK_ROUNDS; i++) {
+		now += 40000;
+		etc_fast_back(&e, &p, now);
+	}
+	tap(law_fall && !f.compete,
+	    "... not while the RTT is noisier than ETC_NOISE_US within rounds",
+	    "law %s after 10 noisy rounds, %s after %d quiet ones",
+	    law_fall ? "rate" : "window", f.compete ? "rate" : "window",
+	    ETC_BACK_ROUNDS);
 	tap(etc_core_detach(&e) == &f && !e.fast && !etc_core_detach(&e),
 	    "etc_core_detach() hands the state back once", "fast %p", (void *)e.fast);
 }
