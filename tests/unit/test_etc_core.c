@@ -1264,8 +1264,7 @@ static void sim_send(struct sim *s, struct sim_flow *f, const struct etc_params 
 			if (s->extra && now >= s->t_extra && now < s->t_extra_end)
 				a->t += s->extra;
 			if (s->jit)
-				a->t += s->jit * sqrt(-2 * log(1 - rndu())) *
-					cos(2 * M_PI * rndu());
+				a->t += s->jit * rndn();
 			if (a->t < f->ack_last)
 				a->t = f->ack_last;
 			f->ack_last = a->t;

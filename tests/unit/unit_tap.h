@@ -6,6 +6,7 @@
 #ifndef _UNIT_TAP_H
 #define _UNIT_TAP_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,14 @@ static inline u64 rnd64(void)
 static inline double rndu(void)
 {
 	return (rnd64() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Standard normal (Box-Muller); the two draws in a fixed order. */
+static inline double rndn(void)
+{
+	double u = rndu();
+
+	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * rndu());
 }
 
 #endif /* _UNIT_TAP_H */
