@@ -5,7 +5,8 @@
 # pad_bbr registered around tcp_bbr (loaded first or requested), selected
 # per socket (iperf3 -C pad_bbr, setsockopt), both unload orders (tcp_bbr
 # refused while wrapped, pad_shim refused while a socket uses pad_bbr,
-# then both unload), inner=bbr,etc with tcp_etc and inner=bbr,pcc with
+# then both unload), inner=bbr,etc with tcp_etc (also with its window
+# law, whose state tcp_etc allocates) and inner=bbr,pcc with
 # tcp_pcc, counters, tracepoint, the reset on a restart after idle, and
 # the receiver's clock: it bounds samples on a jittered path, and a peer
 # without timestamps gets PAD without it.
@@ -20,7 +21,7 @@ pcc_ko=$MODDIR/tcp_pcc/tcp_pcc.ko
 P=/sys/module/pad_shim/parameters
 NS=pad-lo
 
-tap_plan 26
+tap_plan 27
 
 if [ ! -f "$ko" ]; then
 	tap_fail "pad_shim built for $KVER" "no $ko (make modules-all)"
@@ -171,8 +172,37 @@ unload pad_shim && u1=yes || u1=no
 rmmod tcp_bbr 2>/dev/null && u2=yes || u2=no
 tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "and both unload again" "pad_shim $u1, tcp_bbr $u2"
 
+# ---- pad_etc with tcp_etc's window=1: tcp_etc's .init allocates the
+# window law's state and its .release frees it, both called through PAD;
+# the law runs (its tracepoint reports law=window) and the flow keeps
+# the link.  Whether the state is freed shows in the unload that follows.
+check_pad_etc_window() {
+	local t="pad_etc with tcp_etc window=1: the window law runs under PAD, the flow keeps the link"
+	local win=/sys/module/tcp_etc/parameters/window tracing=/sys/kernel/tracing
+	local ev=/sys/kernel/tracing/events/tcp_etc/etc_update/enable gp nwin
+
+	[ -d $tracing/events ] || mount -t tracefs nodev $tracing 2>/dev/null
+	if [ ! -f $ev ] || ! echo 1 >$win; then
+		tap_skip "$t" "no tcp_etc tracepoint or window parameter"
+		return
+	fi
+	echo >$tracing/trace
+	echo 1 >$ev
+	if "$TOP/scripts/netlab" run --rate 20mbit --rtt 40ms --buffer 1bdp --qdisc tbf \
+		--flow pad_etc --duration 8 --warmup 3 \
+		--out "$RESULTS/pad-etc-window" >"$RESULTS/pad-etc-window.log" 2>&1; then
+		gp=$(jq '.flows[0].goodput_mbps' "$RESULTS/pad-etc-window/result.json")
+	fi
+	echo 0 >$ev
+	echo 0 >$win
+	nwin=$(grep -c 'law=window' $tracing/trace)
+	tap_check "$([ "$nwin" -gt 0 ] && awk -v g="${gp:-0}" 'BEGIN { exit !(g >= 10) }' && echo 1)" \
+		"$t" "goodput ${gp:-none} Mbit/s of 19.1 (floor 10), $nwin events with law=window"
+}
+
 # ---- inner=bbr,NAME with this project's tcp_NAME: registers pad_NAME,
-# a flow runs on it, tcp_NAME is pinned, both unload.  Four cases.
+# a flow runs on it, tcp_NAME is pinned, both unload.  Four cases (five
+# for etc, with check_pad_etc_window).
 check_project_inner() {	# check_project_inner NAME KO PORT
 	local name=$1 mko=$2 port=$3 err bps mid u1 u2 t
 	local cases=("inner=bbr,$name registers pad_bbr and pad_$name"
@@ -184,6 +214,7 @@ check_project_inner() {	# check_project_inner NAME KO PORT
 		for t in "${cases[@]}"; do
 			tap_skip "$t" "tcp_$name not built or not loadable"
 		done
+		[ "$name" = etc ] && tap_skip "pad_etc with tcp_etc window=1" "tcp_etc not loadable"
 		return
 	fi
 	modprobe tcp_bbr
@@ -192,11 +223,13 @@ check_project_inner() {	# check_project_inner NAME KO PORT
 		for t in "${cases[@]:1}"; do
 			tap_skip "$t" "not loaded"
 		done
+		[ "$name" = etc ] && tap_skip "pad_etc with tcp_etc window=1" "pad_shim not loaded"
 		rmmod "tcp_$name" 2>/dev/null
 		return
 	fi
 	tap_check "$(grep -qw pad_bbr <<<"$(avail)" && grep -qw "pad_$name" <<<"$(avail)" && echo 1)" \
 		"${cases[0]}" "$(avail)"
+	[ "$name" = etc ] && check_pad_etc_window
 	ip netns add $NS
 	ip -n $NS link set lo up
 	ip netns exec $NS iperf3 -s -1 -D -p "$port" >/dev/null 2>&1
