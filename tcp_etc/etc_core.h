@@ -1239,11 +1239,22 @@ static inline bool etc_above_base(const struct etc_core *e,
 	return rtt_us > e->fast->base_us + etc_fast_eps(e, p);
 }
 
-/* Pace @w bytes per min RTT (times 5/4), at least etc_floor_rate(). */
+/*
+ * Pace @w bytes per min RTT (times 5/4), at least etc_floor_rate().  The
+ * 5/4 leaves the ACK clock in charge, which takes a queue: on a path
+ * whose RTT stays at the base while the heavy-loss cap holds in flight
+ * below @w (a buffer of a packet or two), pace for the cap plus two
+ * bursts instead, or every burst overflows the buffer.
+ */
 static inline void etc_fast_pace(struct etc_core *e,
 				 const struct etc_params *p, u32 mss, u32 w)
 {
-	u64 r = div_u64((u64)w * USEC_PER_SEC, e->min_rtt_us);
+	u64 r, hi = ((u64)e->inflight_hi + 2 * etc_burst_size(e, p)) * mss;
+
+	if (e->inflight_hi && hi < w && e->rtt_round_us != ETC_NO_RTT &&
+	    !etc_above_base(e, p, e->rtt_round_us))
+		w = (u32)hi;
+	r = div_u64((u64)w * USEC_PER_SEC, e->min_rtt_us);
 
 	r = (r * ETC_FAST_PACE_Q2) >> 2;
 	e->rate = r > ETC_MAX_RATE ? ETC_MAX_RATE : r;

@@ -1675,6 +1675,23 @@ static void test_fast_back(void)
 	    "etc_core_detach() hands the state back once", "fast %p", (void *)e.fast);
 }
 
+/*
+ * A core in the window law at @now: min RTT and base 40 ms, this round's
+ * lowest and mean RTT @rtt, w 100 packets.
+ */
+static void fast_state(struct etc_core *e, struct etc_fast *f, u32 now,
+		       u32 rtt)
+{
+	etc_core_init(e, f, MSS, 40000, 0);
+	e->min_rtt_us = 40000;
+	e->min_rtt_stamp = now;
+	e->rtt_round_us = rtt;
+	f->mean_us = rtt;
+	f->base_us = 40000;
+	f->compete = 0;
+	f->w = 100 * MSS;
+}
+
 /* An app-limited round does not grow w; an RTO halves it. */
 static void test_fast_app_rto(void)
 {
@@ -1686,14 +1703,7 @@ static void test_fast_app_rto(void)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		etc_core_init(&e, &f, MSS, 40000, 0);
-		e.min_rtt_us = 40000;
-		e.min_rtt_stamp = a.now_us;
-		e.rtt_round_us = 40000;
-		f.mean_us = 40000;
-		f.base_us = 40000;
-		f.compete = 0;
-		f.w = 100 * MSS;
+		fast_state(&e, &f, a.now_us, 40000);
 		e.round_app_limited = i;
 		etc_fast_round(&e, &p, &a);
 		w[i] = f.w;
@@ -1704,6 +1714,44 @@ static void test_fast_app_rto(void)
 	    "window law: an empty queue grows w by alpha / 2, not in an app-limited round; an RTO halves w",
 	    "w %u, app-limited %u, after the RTO %u packets",
 	    w[0] / MSS, w[1] / MSS, w[2] / MSS);
+}
+
+/*
+ * Where the heavy-loss cap holds in flight below w and the RTT stays at
+ * the base, the window law paces for the cap plus two bursts: 5/4 x w /
+ * min RTT would overflow a buffer too short to hold the excess in every
+ * burst.  Above the base (a queue to pace into) it paces for w; w itself
+ * is the law's either way.
+ */
+static void test_fast_pace_hi(void)
+{
+	struct etc_params p = defaults();
+	struct etc_ack a = { .now_us = 5000000, .mss = MSS };
+	static const u32 hi[3] = { 0, 30, 30 }, rtt[3] = { 40000, 40000, 60000 };
+	struct etc_core e;
+	struct etc_fast f;
+	u64 rate[3], want[3];
+	u32 w[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		fast_state(&e, &f, a.now_us, rtt[i]);
+		e.inflight_hi = hi[i];
+		etc_fast_round(&e, &p, &a);
+		rate[i] = e.rate;
+		w[i] = f.w;
+	}
+	want[0] = ((u64)w[0] * 1000000 / 40000 * 5) >> 2;
+	want[1] = ((u64)(30 + 2 * p.burst) * MSS * 1000000 / 40000 * 5) >> 2;
+	want[2] = ((u64)w[2] * 1000000 / 40000 * 5) >> 2;
+	tap(w[0] == 102 * MSS && w[1] == w[0] && w[2] < w[0] &&
+	    rate[0] == want[0] && rate[1] == want[1] && rate[2] == want[2],
+	    "window law: at the base RTT it paces for the heavy-loss cap plus two bursts where that is below w, above it for w",
+	    "w %u/%u/%u packets; rate %llu/%llu/%llu, want %llu/%llu/%llu B/s",
+	    w[0] / MSS, w[1] / MSS, w[2] / MSS,
+	    (unsigned long long)rate[0], (unsigned long long)rate[1],
+	    (unsigned long long)rate[2], (unsigned long long)want[0],
+	    (unsigned long long)want[1], (unsigned long long)want[2]);
 }
 
 /* Capacity halves: the RTT gradient triggers (s + r) / 2 and a drain. */
@@ -2409,6 +2457,7 @@ int main(void)
 	test_fast_noise();
 	test_fast_back();
 	test_fast_app_rto();
+	test_fast_pace_hi();
 	test_sim_drop();
 	test_sim_tbf();
 	test_sim_tbf_ack_whole();
