@@ -197,81 +197,127 @@ tracing=/sys/kernel/tracing
 ev=$tracing/events/tcp_etc/etc_update/enable
 [ -f $ev ] && { echo >$tracing/trace; echo 1 >$ev; }
 
-# CUBIC, then ETC three times, on the same link in one run: $OMIT s (the
-# warm-up, left out of every figure) + $SECS s each, GAP s apart so a slow
-# guest's late start does not overlap them.  ETC is judged on the median
-# of its three flows, the benchmark's measure: one 20 s run on 6.1 ranges
-# 84-93 % (Documentation/tcp_etc.rst); the floors hold for every flow.
+# ETC three times, each between two CUBIC runs, on the same link in one
+# run: $OMIT s (the warm-up, left out of every figure) + $SECS s each, GAP s
+# apart so a slow guest's late start does not overlap them.  ETC is judged
+# on the median of its flows, the benchmark's measure: one 20 s run on 6.1
+# ranges 84-93 % (Documentation/tcp_etc.rst); the floors hold for every
+# flow.  Flows 0, 2, 4, 6 are CUBIC, 1, 3, 5 ETC.
 FLOW_S=$((OMIT + SECS)) GAP=4
 at() { echo $(($1 * (FLOW_S + GAP))); }
-netlab_run etc-link --flow "cubic,duration=$FLOW_S" \
-	--flow "etc,start=$(at 1),duration=$FLOW_S" \
-	--flow "etc,start=$(at 2),duration=$FLOW_S" \
-	--flow "etc,start=$(at 3),duration=$FLOW_S" --duration $(($(at 3) + FLOW_S))
-# med3 FIELD: the median of the three ETC flows' FIELD, as a check expression
-med3() {
-	local a="flows[1].$1" b="flows[2].$1" c="flows[3].$1"
-	echo "($a + $b + $c - min($a, $b, $c) - max($a, $b, $c))"
+flows=()
+for i in 0 1 2 3 4 5 6; do
+	cc=cubic
+	[ $((i % 2)) = 1 ] && cc=etc
+	flows+=(--flow "$cc,start=$(at $i),duration=$FLOW_S")
+done
+netlab_run etc-link "${flows[@]}" --duration $(($(at 6) + FLOW_S))
+# Per flow, as printed: utilisation % (goodput rounded to 0.01 Mbit/s),
+# RTT p50 and p95; "-" when netlab has no figure.
+exprs=()
+for i in 0 1 2 3 4 5 6; do
+	exprs+=("u$i=round(100 * round(flows[$i].goodput_mbps, 2) / config.rate_mbps, 1)"
+		"m$i=round(flows[$i].goodput_mbps, 2)" "a$i=flows[$i].rtt.p50" "b$i=flows[$i].rtt.p95")
+done
+u0=- u1=- u2=- u3=- u4=- u5=- u6=- m1=- m3=- m5=-
+a0=- a1=- a2=- a3=- a4=- a5=- a6=- b0=- b1=- b2=- b3=- b4=- b5=- b6=-
+base=0
+netlab_check "$RESULTS/etc-link" "${exprs[@]}" 'base=config.rtt_ms'
+# judge GATE: the ETC flows whose CUBIC neighbours both reached GATE % of
+# the link, as "n e_util e_min e_mbit e_p50max c_p50min e_p95 c_p95 each"
+# (medians of the flows judged; n = 0 when none was, -1 when a figure is
+# missing).
+judge() {
+	awk -v g="$1" -v u="$u0 $u1 $u2 $u3 $u4 $u5 $u6" -v m="- $m1 - $m3 - $m5 -" \
+		-v a="$a0 $a1 $a2 $a3 $a4 $a5 $a6" -v b="$b0 $b1 $b2 $b3 $b4 $b5 $b6" '
+	function med(x, n,  i, j, t) {
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+		return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+	}
+	BEGIN {
+		split(u, U); split(m, M); split(a, A); split(b, B)
+		for (i = 1; i <= 7; i++)
+			if (U[i] A[i] B[i] !~ /^[0-9.]+$/) { print "-1 0 0 0 0 0 0 0 -"; exit }
+		n = 0; emin = 1e9; ep50 = 0; cp50 = 1e9; each = ""
+		for (i = 2; i <= 6; i += 2) {
+			if (U[i - 1] + 0 < g || U[i + 1] + 0 < g)
+				continue
+			n++; eu[n] = U[i] + 0; em[n] = M[i] + 0; ep[n] = B[i] + 0
+			each = each (each == "" ? "" : ", ") U[i]
+			if (U[i] + 0 < emin) emin = U[i] + 0
+			if (A[i] + 0 > ep50) ep50 = A[i] + 0
+			if (A[i - 1] + 0 < cp50) cp50 = A[i - 1] + 0
+			if (A[i + 1] + 0 < cp50) cp50 = A[i + 1] + 0
+		}
+		for (i = 1; i <= 4; i++) cp[i] = B[2 * i - 1] + 0
+		if (n == 0) { print "0 0 0 0 0 0 0 " med(cp, 4) " -"; exit }
+		printf "%d %.1f %.1f %.2f %s %s %.3f %.3f %s\n", n, med(eu, n), emin, med(em, n),
+			ep50, cp50, med(ep, n), med(cp, 4), each
+	}'
 }
-# Percentages from the goodput rounded to 0.01 Mbit/s, as printed.
-c_mbit=0 e_mbit=0 c_util=0 e_util=0 c_p50=0 e_p50=0 c_p95=0 e_p95=0 p95_ok=0 above='?'
-e1='?' e2='?' e3='?' e_min=0 p50_all=0
-netlab_check "$RESULTS/etc-link" \
-	'c_mbit=round(flows[0].goodput_mbps, 2)' "e_mbit=round($(med3 goodput_mbps), 2)" \
-	'c_util=round(100 * round(flows[0].goodput_mbps, 2) / config.rate_mbps, 1)' \
-	"e_util=round(100 * round($(med3 goodput_mbps), 2) / config.rate_mbps, 1)" \
-	"e_min=round(100 * min(flows[1].goodput_mbps, flows[2].goodput_mbps, flows[3].goodput_mbps) / config.rate_mbps, 1)" \
-	'c_p50=flows[0].rtt.p50' "e_p50=round($(med3 rtt.p50), 3)" \
-	'c_p95=flows[0].rtt.p95' "e_p95=round($(med3 rtt.p95), 3)" \
-	"p50_all=0 < max(flows[1].rtt.p50, flows[2].rtt.p50, flows[3].rtt.p50) < flows[0].rtt.p50" \
-	"p95_ok=0 < $(med3 rtt.p95) <= 0.8 * flows[0].rtt.p95" \
-	"above=round($(med3 rtt.p95) - config.rtt_ms, 1)" \
-	'e1=round(100 * flows[1].goodput_mbps / config.rate_mbps, 1)' \
-	'e2=round(100 * flows[2].goodput_mbps / config.rate_mbps, 1)' \
-	'e3=round(100 * flows[3].goodput_mbps / config.rate_mbps, 1)'
-e_all="$e1, $e2, $e3"
+c_all="$u0, $u2, $u4, $u6" e_all="$u1, $u3, $u5"
 tap_diag "link ${RATE_MBIT} Mbit/s, ${DELAY_MS} ms, limit $LIMIT B (1 BDP); ${SECS} s flows after ${OMIT} s omitted; RTT: tcp_info srtt every 100 ms"
-tap_diag "cubic: ${c_mbit} Mbit/s (${c_util} %), RTT p50 ${c_p50} ms, p95 ${c_p95} ms"
-tap_diag "etc (median of 3): ${e_mbit} Mbit/s (${e_util} %; each ${e_all} %), RTT p50 ${e_p50} ms, p95 ${e_p95} ms"
-for i in 0 1 2 3; do
-	tap_diag "flow $i: $(flow_evidence "$RESULTS/etc-link/result.json" $i)"
+for i in 0 1 2 3 4 5 6; do
+	u=u$i a=a$i b=b$i
+	tap_diag "flow $i: ${!u} %, RTT p50 ${!a} ms, p95 ${!b} ms; $(flow_evidence "$RESULTS/etc-link/result.json" $i)"
 done
 
 # CUBIC is the yardstick of the emulation itself: when even CUBIC cannot
 # fill the link, the guest is starved of CPU (a TCG guest on a shared
-# host) and neither utilisation nor RTT says anything about ETC.  Below
-# 80 % every performance case is skipped.  The floors (utilisation
+# host) and neither utilisation nor RTT says anything about ETC.  So each
+# ETC flow is judged only when the CUBIC flows right before and after it
+# reached the gate: load that comes and goes on a CI host (one rehearsal
+# saw ETC 83.5, 83.6, 88.7 % after a single CUBIC control at 91.2 %, and
+# 88.7-89.8 % with CUBIC 91.6 % alone right after) then takes out the
+# flows it hit instead of failing the one check.  The floors (utilisation
 # >= 50 %, RTT median below CUBIC's) catch a broken sender on any guest
-# that gets that far.  The issue's targets (>= 85 %, p95 well below
-# CUBIC's, here <= 0.8 x) are judged once CUBIC reaches 90 %: in a quiet
-# guest it reaches 93-95 %, while with about 20 % of the host's CPU
-# stolen CUBIC still got 86-94 % but ETC 74-89 %.  ETC keeps little
-# queue, so a sender stall idles the link where CUBIC's full buffer
-# covers it; such a miss measures the emulator, not ETC.  20 s flows
-# (not 10) keep one drain or stall from deciding the result.  With the
-# guest on the TSC (scripts/vm) both kernels gave 92.7-93.5 % and p95
-# 0.64-0.68 x CUBIC's, but CI's hosts gave 0.70-0.91 x: a few stalled
-# samples set ETC's p95, so that target is a TODO here and a hard target
-# in the benchmark (Documentation/tcp_etc.rst).
-if [ "$(fge "$c_util" 80)" = 1 ]; then
+# where CUBIC reaches 80 %.  The issue's targets (>= 85 %, p95 well below
+# CUBIC's, here <= 0.8 x) are judged over flows whose neighbours reached
+# 90 %, at least two of them: in a quiet guest CUBIC reaches 93-95 %,
+# while with about 20 % of the host's CPU stolen CUBIC still got 86-94 %
+# but ETC 74-89 %.  ETC keeps little queue, so a sender stall idles the
+# link where CUBIC's full buffer covers it; such a miss measures the
+# emulator, not ETC.  20 s flows (not 10) keep one drain or stall from
+# deciding the result.  With the guest on the TSC (scripts/vm) both
+# kernels gave 92.7-93.5 % and p95 0.64-0.68 x CUBIC's, but CI's hosts
+# gave 0.70-0.91 x: a few stalled samples set ETC's p95, so that target
+# is a TODO here and a hard target in the benchmark
+# (Documentation/tcp_etc.rst).
+read -r n80 _ e_min _ e_p50 c_p50 _ _ each80 <<<"$(judge 80)"
+if [ "$n80" -lt 0 ]; then
+	tap_fail "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (floor)" "no figures: cubic $c_all %, etc $e_all %"
+	tap_fail "etc RTT p50 below cubic's in every flow (floor)" "no figures"
+elif [ "$n80" -gt 0 ]; then
 	tap_check "$(fge "$e_min" 50)" "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (floor)" \
-		"${e_all} % (cubic ${c_util} %)"
-	tap_check "$p50_all" "etc RTT p50 below cubic's in every flow (floor)" "etc median ${e_p50} ms, cubic ${c_p50} ms"
+		"judged $each80 % of $e_all % (cubic $c_all %)"
+	tap_check "$(awk -v e="$e_p50" -v c="$c_p50" 'BEGIN { print (e > 0 && e < c) ? 1 : 0 }')" \
+		"etc RTT p50 below cubic's in every flow (floor)" "etc highest ${e_p50} ms, cubic lowest ${c_p50} ms"
 else
-	why="emulated link too slow: cubic reached only ${c_util} % (guest starved of CPU)"
-	tap_skip "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (measured ${e_all} %)" "$why"
-	tap_skip "etc RTT p50 below cubic's in every flow (etc median ${e_p50} ms, cubic ${c_p50} ms)" "$why"
+	why="emulated link too slow: no etc flow between two cubic flows at >= 80 % (cubic $c_all %; guest starved of CPU)"
+	tap_skip "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (measured $e_all %)" "$why"
+	tap_skip "etc RTT p50 below cubic's in every flow" "$why"
 fi
-if [ "$(fge "$c_util" 90)" = 1 ]; then
-	tap_check "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of 3)" \
-		"${e_util} %, each ${e_all} % (cubic ${c_util} %)"
-	tap_todo "$p95_ok" "etc RTT p95 <= 0.8 x cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms" \
+read -r n90 e_util _ _ _ _ e_p95 c_p95 each90 <<<"$(judge 90)"
+if [ "$n90" -lt 0 ]; then
+	tap_fail "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of the flows judged)" "no figures"
+	tap_todo 0 "etc RTT p95 <= 0.8 x cubic's" "no figures"
+elif [ "$n90" -ge 2 ]; then
+	tap_check "$(fge "$e_util" 85)" "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of the flows judged)" \
+		"${e_util} %, judged $each90 % of $e_all % (cubic $c_all %)"
+	tap_todo "$(awk -v e="$e_p95" -v c="$c_p95" 'BEGIN { print (e > 0 && e <= 0.8 * c) ? 1 : 0 }')" \
+		"etc RTT p95 <= 0.8 x cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms (medians)" \
 		"guest stalls reach the tail: 0.70-0.91 x in CI runs (Documentation/tcp_etc.rst)"
 else
-	why="emulated link too slow for the targets: cubic reached only ${c_util} % (90 % needed)"
-	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of 3: ${e_util} %)" "$why"
-	tap_skip "etc RTT p95 <= 0.8 x cubic's (etc ${e_p95} ms, cubic ${c_p95} ms)" "$why"
+	why="emulated link too slow for the targets: $n90 etc flows between two cubic flows at >= 90 % (cubic $c_all %), 2 needed"
+	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (etc $e_all %)" "$why"
+	tap_skip "etc RTT p95 <= 0.8 x cubic's" "$why"
 fi
+# ETC's own figures over all three flows: its loss-free goodput for the
+# loss case below, and the delay for the benchmark's target
+read -r _ _ _ e_mbit _ _ e_p95all _ <<<"$(judge 0)"
+above=$(awk -v e="$e_p95all" -v b="$base" 'BEGIN { printf "%.1f", e - b }')
 tap_diag "etc RTT p95 - base: $above ms (benchmark target <= 10 ms)"
 
 if [ -f $ev ]; then
