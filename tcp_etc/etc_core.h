@@ -349,25 +349,42 @@ struct etc_core {
 #define ETC_NO_RTT	U32_MAX
 
 /*
+ * A rate as a mantissa of @bits bits under a 5-bit shift: exact below
+ * 2^@bits bytes/s, 2^-(@bits - 1) apart above; all ones when it does not
+ * fit.
+ */
+#define ETC_PACK_SHIFT_BITS	5
+#define ETC_PACK_SHIFT_MAX	31
+
+static inline u32 etc_pack(u64 r, u32 bits)
+{
+	u32 n = fls64(r), sh = n > bits ? n - bits : 0;
+
+	if (sh > ETC_PACK_SHIFT_MAX)
+		return (u32)(BIT_ULL(bits + ETC_PACK_SHIFT_BITS) - 1);
+	return sh << bits | (u32)(r >> sh);
+}
+
+static inline u64 etc_unpack(u32 v, u32 bits)
+{
+	return (u64)(v & (BIT(bits) - 1)) << (v >> bits);
+}
+
+/*
  * Rp and the last round's r in 32 bits each, so the window law's pointer
- * fits: a 27-bit mantissa and a 5-bit shift, exact below 2^27 bytes/s
- * (1 Gbit/s), 2^-26 apart above, up to 2^58 bytes/s.
+ * fits: a 27-bit mantissa, exact below 2^27 bytes/s (1 Gbit/s), up to
+ * 2^58 bytes/s.
  */
 #define ETC_R32_MANT_BITS	27
-#define ETC_R32_MANT_MAX	((1U << ETC_R32_MANT_BITS) - 1)
 
 static inline u32 etc_rate32_pack(u64 r)
 {
-	u32 sh = fls64(r) > ETC_R32_MANT_BITS ? fls64(r) - ETC_R32_MANT_BITS : 0;
-
-	if (sh > 31)
-		return U32_MAX;
-	return sh << ETC_R32_MANT_BITS | (u32)(r >> sh);
+	return etc_pack(r, ETC_R32_MANT_BITS);
 }
 
 static inline u64 etc_rate32_unpack(u32 v)
 {
-	return (u64)(v & ETC_R32_MANT_MAX) << (v >> ETC_R32_MANT_BITS);
+	return etc_unpack(v, ETC_R32_MANT_BITS);
 }
 
 static inline u64 etc_rp(const struct etc_core *e)
@@ -888,26 +905,20 @@ static inline u64 etc_single_ack_rp(const struct etc_core *e,
 }
 
 /*
- * A rate in 16 bits: an 11-bit mantissa and a 5-bit shift, 0.1 % apart,
- * up to 2^42 bytes/s.  The state is at ICSK_CA_PRIV_SIZE; a bound on a
- * cap needs no more precision.
+ * A rate in 16 bits: an 11-bit mantissa, 0.1 % apart, up to 2^42
+ * bytes/s.  The state is at ICSK_CA_PRIV_SIZE; a bound on a cap needs no
+ * more precision.
  */
 #define ETC_PACK_MANT_BITS	11
-#define ETC_PACK_MANT_MAX	((1U << ETC_PACK_MANT_BITS) - 1)
-#define ETC_PACK_SHIFT_MAX	31
 
 static inline u16 etc_rate_pack(u64 r)
 {
-	u32 sh = fls64(r) > ETC_PACK_MANT_BITS ? fls64(r) - ETC_PACK_MANT_BITS : 0;
-
-	if (sh > ETC_PACK_SHIFT_MAX)
-		return U16_MAX;
-	return (u16)(sh << ETC_PACK_MANT_BITS | (u32)(r >> sh));
+	return (u16)etc_pack(r, ETC_PACK_MANT_BITS);
 }
 
 static inline u64 etc_rate_unpack(u16 v)
 {
-	return (u64)(v & ETC_PACK_MANT_MAX) << (v >> ETC_PACK_MANT_BITS);
+	return etc_unpack(v, ETC_PACK_MANT_BITS);
 }
 
 /* The round's pulling rate: burst dispersion, corrected by r_max. */
