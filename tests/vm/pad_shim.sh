@@ -179,7 +179,7 @@ tap_check "$([ $u1 = yes ] && [ $u2 = yes ] && echo 1)" "and both unload again" 
 check_pad_etc_window() {
 	local t="pad_etc with tcp_etc window=1: the window law runs under PAD, the flow keeps the link"
 	local win=/sys/module/tcp_etc/parameters/window tracing=/sys/kernel/tracing
-	local ev=/sys/kernel/tracing/events/tcp_etc/etc_update/enable gp nwin
+	local ev=$tracing/events/tcp_etc/etc_update/enable gp nwin
 
 	[ -d $tracing/events ] || mount -t tracefs nodev $tracing 2>/dev/null
 	if [ ! -f $ev ] || ! echo 1 >$win; then
