@@ -223,12 +223,12 @@ u0=- u1=- u2=- u3=- u4=- u5=- u6=- m1=- m3=- m5=-
 a0=- a1=- a2=- a3=- a4=- a5=- a6=- b0=- b1=- b2=- b3=- b4=- b5=- b6=-
 base=0
 netlab_check "$RESULTS/etc-link" "${exprs[@]}" 'base=config.rtt_ms'
-# judge GATE: the ETC flows whose CUBIC neighbours both reached GATE % of
-# the link, as "n e_util e_min e_mbit e_p50max c_p50min e_p95 c_p95 each"
-# (medians of the flows judged; n = 0 when none was, -1 when a figure is
-# missing).
+# judge GATE FLOOR: the ETC flows judged, those that reached FLOOR % of the
+# link or whose CUBIC neighbours both reached GATE %, as "n e_util e_min
+# e_mbit e_p50max c_p50min e_p95 c_p95 each" (medians of the flows judged;
+# n = -1 when a figure is missing).
 judge() {
-	awk -v g="$1" -v u="$u0 $u1 $u2 $u3 $u4 $u5 $u6" -v m="- $m1 - $m3 - $m5 -" \
+	awk -v g="$1" -v f="$2" -v u="$u0 $u1 $u2 $u3 $u4 $u5 $u6" -v m="- $m1 - $m3 - $m5 -" \
 		-v a="$a0 $a1 $a2 $a3 $a4 $a5 $a6" -v b="$b0 $b1 $b2 $b3 $b4 $b5 $b6" '
 	function med(x, n,  i, j, t) {
 		for (i = 1; i <= n; i++)
@@ -242,7 +242,7 @@ judge() {
 			if (U[i] A[i] B[i] !~ /^[0-9.]+$/) { print "-1 0 0 0 0 0 0 0 -"; exit }
 		n = 0; emin = 1e9; ep50 = 0; cp50 = 1e9; each = ""
 		for (i = 2; i <= 6; i += 2) {
-			if (U[i - 1] + 0 < g || U[i + 1] + 0 < g)
+			if (U[i] + 0 < f && (U[i - 1] + 0 < g || U[i + 1] + 0 < g))
 				continue
 			n++; eu[n] = U[i] + 0; em[n] = M[i] + 0; ep[n] = B[i] + 0
 			each = each (each == "" ? "" : ", ") U[i]
@@ -266,26 +266,26 @@ done
 
 # CUBIC is the yardstick of the emulation itself: when even CUBIC cannot
 # fill the link, the guest is starved of CPU (a TCG guest on a shared
-# host) and neither utilisation nor RTT says anything about ETC.  So each
-# ETC flow is judged only when the CUBIC flows right before and after it
-# reached the gate: load that comes and goes on a CI host (one rehearsal
-# saw ETC 83.5, 83.6, 88.7 % after a single CUBIC control at 91.2 %, and
-# 88.7-89.8 % with CUBIC 91.6 % alone right after) then takes out the
-# flows it hit instead of failing the one check.  The floors (utilisation
-# >= 50 %, RTT median below CUBIC's) catch a broken sender on any guest
-# where CUBIC reaches 80 %.  The issue's targets (>= 85 %, p95 well below
-# CUBIC's, here <= 0.8 x) are judged over flows whose neighbours reached
-# 90 %, at least two of them: in a quiet guest CUBIC reaches 93-95 %,
-# while with about 20 % of the host's CPU stolen CUBIC still got 86-94 %
-# but ETC 74-89 %.  ETC keeps little queue, so a sender stall idles the
-# link where CUBIC's full buffer covers it; such a miss measures the
-# emulator, not ETC.  20 s flows (not 10) keep one drain or stall from
-# deciding the result.  With the guest on the TSC (scripts/vm) both
-# kernels gave 92.7-93.5 % and p95 0.64-0.68 x CUBIC's, but CI's hosts
-# gave 0.70-0.91 x: a few stalled samples set ETC's p95, so that target
-# is a TODO here and a hard target in the benchmark
-# (Documentation/tcp_etc.rst).
-read -r n80 _ e_min _ e_p50 c_p50 _ _ each80 <<<"$(judge 80)"
+# host) and neither utilisation nor RTT says anything about ETC.  So an
+# ETC flow that misses a threshold is left out when a CUBIC flow right
+# before or after it missed the gate: load that comes and goes on a CI
+# host (one rehearsal saw ETC 83.5, 83.6, 88.7 % after a single CUBIC
+# control at 91.2 %, and 88.7-89.8 % with CUBIC 91.6 % alone right
+# after) then takes out the flows it hit, and a flow that reached the
+# threshold always counts.  The floors (utilisation >= 50 %, RTT median
+# below CUBIC's) catch a broken sender; their gate is 80 %.  The issue's
+# targets (>= 85 %, p95 well below CUBIC's, here <= 0.8 x) take the
+# median of the flows left, at least two, with a gate of 90 %: in a
+# quiet guest CUBIC reaches 93-95 %, while with about 20 % of the host's
+# CPU stolen CUBIC still got 86-94 % but ETC 74-89 %.  ETC keeps little
+# queue, so a sender stall idles the link where CUBIC's full buffer
+# covers it; such a miss measures the emulator, not ETC.  20 s flows (not
+# 10) keep one drain or stall from deciding the result.  With the guest
+# on the TSC (scripts/vm) both kernels gave 92.7-93.5 % and p95 0.64-0.68
+# x CUBIC's, but CI's hosts gave 0.70-0.91 x: a few stalled samples set
+# ETC's p95, so that target is a TODO here and a hard target in the
+# benchmark (Documentation/tcp_etc.rst).
+read -r n80 _ e_min _ e_p50 c_p50 _ _ each80 <<<"$(judge 80 50)"
 if [ "$n80" -lt 0 ]; then
 	tap_fail "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (floor)" "no figures: cubic $c_all %, etc $e_all %"
 	tap_fail "etc RTT p50 below cubic's in every flow (floor)" "no figures"
@@ -295,11 +295,11 @@ elif [ "$n80" -gt 0 ]; then
 	tap_check "$(awk -v e="$e_p50" -v c="$c_p50" 'BEGIN { print (e > 0 && e < c) ? 1 : 0 }')" \
 		"etc RTT p50 below cubic's in every flow (floor)" "etc highest ${e_p50} ms, cubic lowest ${c_p50} ms"
 else
-	why="emulated link too slow: no etc flow between two cubic flows at >= 80 % (cubic $c_all %; guest starved of CPU)"
+	why="emulated link too slow: every etc flow under 50 % beside a cubic flow under 80 % (cubic $c_all %; guest starved of CPU)"
 	tap_skip "etc utilisation >= 50 % of ${RATE_MBIT} Mbit/s in every flow (measured $e_all %)" "$why"
 	tap_skip "etc RTT p50 below cubic's in every flow" "$why"
 fi
-read -r n90 e_util _ _ _ _ e_p95 c_p95 each90 <<<"$(judge 90)"
+read -r n90 e_util _ _ _ _ e_p95 c_p95 each90 <<<"$(judge 90 85)"
 if [ "$n90" -lt 0 ]; then
 	tap_fail "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (median of the flows judged)" "no figures"
 	tap_todo 0 "etc RTT p95 <= 0.8 x cubic's" "no figures"
@@ -310,13 +310,13 @@ elif [ "$n90" -ge 2 ]; then
 		"etc RTT p95 <= 0.8 x cubic's" "etc ${e_p95} ms, cubic ${c_p95} ms (medians)" \
 		"guest stalls reach the tail: 0.70-0.91 x in CI runs (Documentation/tcp_etc.rst)"
 else
-	why="emulated link too slow for the targets: $n90 etc flows between two cubic flows at >= 90 % (cubic $c_all %), 2 needed"
+	why="emulated link too slow for the targets: $n90 etc flows at >= 85 % or between two cubic flows at >= 90 % (cubic $c_all %), 2 needed"
 	tap_skip "etc utilisation >= 85 % of ${RATE_MBIT} Mbit/s (etc $e_all %)" "$why"
 	tap_skip "etc RTT p95 <= 0.8 x cubic's" "$why"
 fi
 # ETC's own figures over all three flows: its loss-free goodput for the
 # loss case below, and the delay for the benchmark's target
-read -r _ _ _ e_mbit _ _ e_p95all _ <<<"$(judge 0)"
+read -r _ _ _ e_mbit _ _ e_p95all _ <<<"$(judge 0 0)"
 above=$(awk -v e="$e_p95all" -v b="$base" 'BEGIN { printf "%.1f", e - b }')
 tap_diag "etc RTT p95 - base: $above ms (benchmark target <= 10 ms)"
 
