@@ -205,10 +205,26 @@
  * Delay noise is not a queue the window law can hold: while the mean
  * RTT of a round stands above its lowest by more than ETC_NOISE_US
  * (1/8 EWMA), the rate law runs.  An equilibrium queue is flat over a
- * round; 12 ms of ACK-path jitter puts 10 ms between the two.
+ * round; 12 ms of ACK-path jitter puts 10 ms between the two, 3 ms
+ * about 7 ms on a 160 ms path, which the noise base below handles.
  */
-#define ETC_NOISE_US		7000
+#define ETC_NOISE_US		8500
 #define ETC_NOISE_SHIFT		3
+/*
+ * Milder noise puts a round's lowest RTT above the min RTT (the noise's
+ * extreme) by more than alpha packets queue for, so the law would read
+ * it as queue and shrink w below the path's BDP.  A probe that halves w
+ * takes the flow's own queue out of the RTT, not the noise: when the
+ * lowest RTT of ETC_NOISE_PROBES probes in a row falls by less than half
+ * its height above the min RTT (at least ETC_NOISE_QMIN_US), the law
+ * takes the probe's lowest RTT for the min RTT; a later probe that comes
+ * back within ETC_NOISE_TOL_US of it keeps that base, any other ends it.
+ * Other flows' standing queue, which a probe may leave, seldom passes
+ * twice in a row (tcp_etc.rst, "A noise base from the probes").
+ */
+#define ETC_NOISE_PROBES	2
+#define ETC_NOISE_QMIN_US	500
+#define ETC_NOISE_TOL_US	1000
 
 enum etc_phase {
 	ETC_CRUISE,	/* normal rate control */
@@ -283,10 +299,13 @@ struct etc_fast {
 	u32 probe_min_us;	/* lowest round RTT in it */
 	u32 back_stamp;		/* last return to the window law */
 	u32 spread_us;		/* EWMA of mean minus lowest round RTT */
+	u32 pre_probe_us;	/* lowest RTT of the round before the probe */
+	u32 noise_base_us;	/* the law's min RTT under noise, 0: none */
 	u8 back_rounds;		/* rate-law rounds near the base, saturating */
 	u8 flaps:3,		/* returns within ETC_FLAP_US of the last */
 	   compete:1,		/* the rate law runs */
-	   probing:1;
+	   probing:1,
+	   noisy:2;		/* probes in a row that left the RTT, <= 2 */
 };
 
 /* Per-connection state; must fit in ICSK_CA_PRIV_SIZE with the glue. */
@@ -1298,6 +1317,32 @@ static inline enum etc_event etc_fast_compete(struct etc_core *e,
 }
 
 /*
+ * At the end of a probe: did halving w lower the round's lowest RTT, or
+ * is its height above the min RTT @mn noise?  (See ETC_NOISE_PROBES.)
+ */
+static inline void etc_fast_noise(struct etc_fast *f, u32 mn)
+{
+	u32 old = f->noise_base_us, pre = f->pre_probe_us, low = f->probe_min_us;
+	u32 fall;
+
+	f->noise_base_us = 0;
+	if (pre == ETC_NO_RTT || low == ETC_NO_RTT ||
+	    pre <= mn + ETC_NOISE_QMIN_US)
+		return;
+	fall = pre > low ? pre - low : 0;
+	if (2 * (u64)fall < pre - mn) {
+		if (f->noisy < ETC_NOISE_PROBES)
+			f->noisy++;
+		if (f->noisy >= ETC_NOISE_PROBES)
+			f->noise_base_us = max(low, mn);
+	} else if (old && low <= old + ETC_NOISE_TOL_US) {
+		f->noise_base_us = max(low, mn);
+	} else {
+		f->noisy = 0;
+	}
+}
+
+/*
  * A round of the window law: FAST's update, a probe drain when one is
  * due, and the tests for a queue that is not the flows' equilibrium.
  * Only while the round's RTT is at or above the min RTT (see
@@ -1329,6 +1374,7 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 			return ETC_EV_PROBE;
 		}
 		f->probing = 0;
+		etc_fast_noise(f, mn);
 		if (etc_above_base(e, p, f->probe_min_us))
 			return etc_fast_compete(e, p, a);
 	} else if (now - e->min_rtt_stamp > ETC_PROBE_EVERY_US ||
@@ -1338,6 +1384,7 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 		f->peak[0] = f->peak[1];
 		f->peak[1] = 0;
 		f->probe_min_us = ETC_NO_RTT;
+		f->pre_probe_us = e->rtt_round_us;
 		f->probe_start = now;
 		f->probe_us = (u32)(((u64)mn * ETC_PROBE_RTTS_Q1) >> 1);
 		e->min_rtt_stamp = now;
@@ -1348,6 +1395,8 @@ static inline enum etc_event etc_fast_round(struct etc_core *e,
 	    f->spread_us > ETC_NOISE_US)
 		return etc_fast_compete(e, p, a);
 	w = f->w;
+	if (f->noise_base_us > mn)
+		mn = f->noise_base_us;
 	tw = div_u64(w * mn, e->rtt_round_us) + (u64)ETC_FAST_ALPHA * a->mss;
 	/* an app-limited round's RTTs say nothing of a larger window */
 	if (tw > w && e->round_app_limited)
