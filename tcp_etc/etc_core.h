@@ -207,15 +207,11 @@
  * Delay noise is not a queue the window law can hold: while the mean
  * RTT of a round stands above its lowest by more than ETC_NOISE_US
  * (1/8 EWMA), the rate law runs.  An equilibrium queue is flat over a
- * round; 3 ms of ACK-path jitter puts about 7 ms between the two on a
- * 160 ms path.  Only rounds whose mean is within ETC_STEADY_US of the
- * last one's count: noise keeps the mean where it was, while a queue
- * that moves (start-up, a join, a drain) spreads a round without being
- * noise.
+ * round; 12 ms of ACK-path jitter puts 10 ms between the two, 3 ms
+ * about 7 ms on a 160 ms path, which the noise base below handles.
  */
-#define ETC_NOISE_US		4000
+#define ETC_NOISE_US		8500
 #define ETC_NOISE_SHIFT		3
-#define ETC_STEADY_US		2000
 /*
  * Milder noise puts a round's lowest RTT above the min RTT (the noise's
  * extreme) by more than alpha packets queue for, so the law would read
@@ -1461,9 +1457,7 @@ static inline void etc_fast_round_start(struct etc_core *e,
 
 	f->mean_us = f->rtt_cnt ? (u32)div_u64(f->rtt_sum, f->rtt_cnt) : 0;
 	if (f->mean_us && e->rtt_round_us != ETC_NO_RTT &&
-	    f->mean_us >= e->rtt_round_us && f->prev_mean_us &&
-	    f->mean_us <= f->prev_mean_us + ETC_STEADY_US &&
-	    f->prev_mean_us <= f->mean_us + ETC_STEADY_US) {
+	    f->mean_us >= e->rtt_round_us) {
 		u32 d = f->mean_us - e->rtt_round_us;
 
 		if (d >= f->spread_us)

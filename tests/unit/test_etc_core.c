@@ -1594,13 +1594,6 @@ static void test_fast_noise(void)
 	    "law %s, %d switches, spread %u us; %.1f %% of C against the rate law's %.1f %%",
 	    f->fast.compete ? "rate" : "window", f->competes,
 	    f->fast.spread_us, 100 * law, 100 * rate_law);
-	rate_law = sim_jitter_util(&p, 0, 3000);
-	law = sim_jitter_util(&p, 1, 3000);
-	tap(f->fast.compete && law > 0.9 * rate_law,
-	    "window law, 10 Mbit/s 160 ms, 3 ms ACK jitter: the rate law runs, at > 90 % of its goodput",
-	    "law %s, %d switches, spread %u us; %.1f %% of C against the rate law's %.1f %%",
-	    f->fast.compete ? "rate" : "window", f->competes,
-	    f->fast.spread_us, 100 * law, 100 * rate_law);
 	sim_setup(20, 40, 1, 0);
 	sim.fast = 1;
 	sim.jit = 500;
@@ -1631,10 +1624,9 @@ static double sim_jitter20(const struct etc_params *p, int fast, double jit)
 }
 
 /*
- * 2 ms of ACK jitter lifts a round's lowest RTT above the min RTT by
- * more than alpha packets queue for on 20 Mbit/s, and spreads a round
- * less than the noise guard; the probes tell it from a queue, and the
- * law takes their lowest RTT for its base.
+ * 3 ms of ACK jitter lifts a round's lowest RTT above the min RTT by
+ * more than alpha packets queue for on 20 Mbit/s; the probes tell it
+ * from a queue, and the law takes their lowest RTT for its base.
  */
 static void test_fast_noise_base(void)
 {
@@ -1642,11 +1634,11 @@ static void test_fast_noise_base(void)
 	struct sim_flow *f = &sim.f[0];
 	double rate_law, law;
 
-	rate_law = sim_jitter20(&p, 0, 2000);
-	law = sim_jitter20(&p, 1, 2000);
+	rate_law = sim_jitter20(&p, 0, 3000);
+	law = sim_jitter20(&p, 1, 3000);
 	tap(!f->fast.compete && f->fast.noise_base_us > f->e.min_rtt_us &&
 	    law > 0.65,
-	    "window law, 20 Mbit/s 40 ms, 2 ms ACK jitter: the law stays, with a noise base above the min RTT, > 65 % of C",
+	    "window law, 20 Mbit/s 40 ms, 3 ms ACK jitter: a noise base above the min RTT, > 65 % of C (45 % without it)",
 	    "law %s, noise base %u us, min RTT %u us; %.1f %% of C against the rate law's %.1f %%",
 	    f->fast.compete ? "rate" : "window", f->fast.noise_base_us,
 	    f->e.min_rtt_us, 100 * law, 100 * rate_law);
