@@ -175,12 +175,10 @@
  * RTT fell by ETC_PROBE_JOIN_US and the last probe is half that old.
  * Flows that drain together empty the queue, so a flow that joined
  * behind a standing queue learns the true min RTT (as BBR's ProbeRTT).
- * The margin, 5/4 x alpha packets at Rp, spares a lone flow its probe
- * every 4 s on any link (its alpha packets queue 4.8 ms at 10 Mbit/s)
- * and still leaves two flows' queues outside it.
+ * The margin spares a lone flow on 20 Mbit/s and more, whose alpha
+ * packets queue for 2.4 ms or less, a probe every 4 s.
  */
 #define ETC_MIN_RTT_EPS_US	2500
-#define ETC_MIN_RTT_EPS_MAX_US	20000
 #define ETC_PROBE_EVERY_US	(4 * USEC_PER_SEC)
 #define ETC_PROBE_JOIN_US	2000
 #define ETC_PROBE_RTTS_Q1	5	/* 5/2 min RTTs */
@@ -303,7 +301,6 @@ struct etc_fast {
 	u32 spread_us;		/* EWMA of mean minus lowest round RTT */
 	u32 pre_probe_us;	/* lowest RTT of the round before the probe */
 	u32 noise_base_us;	/* the law's min RTT under noise, 0: none */
-	u32 eps_us;		/* min RTT renewal margin, 0: the least */
 	u8 back_rounds;		/* rate-law rounds near the base, saturating */
 	u8 flaps:3,		/* returns within ETC_FLAP_US of the last */
 	   compete:1,		/* the rate law runs */
@@ -769,8 +766,8 @@ static inline bool etc_track_burst(struct etc_core *e, const struct etc_ack *a)
 /*
  * The min RTT expires after ETC_MIN_RTT_WIN_US; an unsigned elapsed time
  * keeps it at most one window longer after idle periods near a multiple
- * of the clock's 71.6 minutes.  Under the window law a sample within the
- * renewal margin of it renews it: a few packets queued are the law's
+ * of the clock's 71.6 minutes.  Under the window law a sample within
+ * ETC_MIN_RTT_EPS_US of it renews it: a few packets queued are the law's
  * equilibrium, not a reason to probe.  Each first-packet RTT also goes
  * into the round's mean, the window law's queue estimate.
  */
@@ -786,8 +783,7 @@ static inline void etc_rtt_sample(struct etc_core *e, u32 rtt, u32 now)
 		f->rtt_sum += rtt;
 		f->rtt_cnt++;
 		if (e->min_rtt_us != ETC_NO_RTT && rtt > e->min_rtt_us &&
-		    rtt - e->min_rtt_us <= max_t(u32, f->eps_us,
-						 ETC_MIN_RTT_EPS_US))
+		    rtt - e->min_rtt_us <= ETC_MIN_RTT_EPS_US)
 			e->min_rtt_stamp = now;
 	}
 	if (rtt <= e->min_rtt_us ||
@@ -1490,11 +1486,6 @@ static inline void etc_fast_round_end(struct etc_core *e, enum etc_event ev,
 	f->cwnd = 0xffffff;
 	if (f->w && mss && w / mss < 0xffffff - ETC_FAST_CWND_EXTRA)
 		f->cwnd = w / mss + ETC_FAST_CWND_EXTRA;
-	f->eps_us = 0;
-	if (etc_rp(e))
-		f->eps_us = min_t(u64, ETC_MIN_RTT_EPS_MAX_US,
-				  div64_u64((u64)ETC_FAST_ALPHA * mss *
-					    USEC_PER_SEC * 5, 4 * etc_rp(e)));
 	f->prev_mean_us = f->mean_us;
 	f->rtt_sum = 0;
 	f->rtt_cnt = 0;
