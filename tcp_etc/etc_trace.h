@@ -5,7 +5,9 @@
  * window-law round, its probe drain, a switch to the rate law), never
  * per ACK.  law: rate (no window-law state), compete (the rate law runs
  * beside a loss-based flow or on a noisy path) or window; spread: how
- * far a round's mean RTT stands above its lowest, us (ETC_NOISE_US).
+ * far a round's mean RTT stands above its lowest, us (ETC_NOISE_US);
+ * mean: the window law's mean RTT of the last round, us; nbase: its min
+ * RTT under noise, us (0: none).
  *
  *   echo 1 > /sys/kernel/tracing/events/tcp_etc/etc_update/enable
  */
@@ -38,7 +40,9 @@ TRACE_EVENT(etc_update,
 			     __field(u8, burst_shift)
 			     __field(u8, law)
 			     __field(u32, window)
-			     __field(u32, spread)),
+			     __field(u32, spread)
+			     __field(u32, mean)
+			     __field(u32, nbase)),
 	    TP_fast_assign(__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 			   __entry->dport = ntohs(inet_sk(sk)->inet_dport);
 			   __entry->event = event;
@@ -57,8 +61,10 @@ TRACE_EVENT(etc_update,
 			   __entry->burst_shift = e->burst_shift;
 			   __entry->law = !e->fast ? 0 : e->fast->compete ? 1 : 2;
 			   __entry->window = e->fast ? e->fast->w : 0;
-			   __entry->spread = e->fast ? e->fast->spread_us : 0;),
-	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u law=%s window=%u spread=%u",
+			   __entry->spread = e->fast ? e->fast->spread_us : 0;
+			   __entry->mean = e->fast ? e->fast->mean_us : 0;
+			   __entry->nbase = e->fast ? e->fast->noise_base_us : 0;),
+	    TP_printk("sport=%u dport=%u ev=%s stage=%s phase=%u rate=%llu rp=%llu rcv=%llu rcv_max=%llu min_rtt=%u rtt_ref=%u phase_us=%u cwnd_cap=%u burst_shift=%u law=%s window=%u spread=%u mean=%u nbase=%u",
 		      __entry->sport, __entry->dport,
 		      __print_symbolic(__entry->event,
 				       { ETC_EV_INCREASE, "increase" },
@@ -80,7 +86,8 @@ TRACE_EVENT(etc_update,
 		      __entry->burst_shift,
 		      __print_symbolic(__entry->law, { 0, "rate" },
 				       { 1, "compete" }, { 2, "window" }),
-		      __entry->window, __entry->spread)
+		      __entry->window, __entry->spread, __entry->mean,
+		      __entry->nbase)
 );
 
 #endif /* _ETC_TRACE_H */
