@@ -22,6 +22,10 @@
  * ordered; 0), ACKGAP=least seconds between two ACKs' arrivals (0; the
  * TCG guest's sender takes bunched ACKs 20-160 us apart, median 50: use
  * 0.00005, since a burst whose ACKs arrive at once gives no Rp sample),
+ * CJ=sigma in seconds of a delay every ACK shares, its positive half of
+ * an Ornstein-Uhlenbeck process with correlation time CT (0.01 s): a
+ * host that stalls all flows at once (0; 0.003 with CT=0.01 spreads
+ * rounds as the TCG guest does),
  * ACKN=packets per ACK in order (2; GRO at the receiver
  * stretches ACKs to up to 45 for 64 KiB), GRO=S for a receiver that
  * handles packets in polls every S seconds and acks each poll's packets
@@ -36,8 +40,9 @@
  * Mbit/s per TSTEP seconds (5; netlab's --trace-format steps) for a
  * capacity that changes, its last value held (utilisation is then over
  * the trace's capacity, and MBIT only sizes the first token bucket),
- * V=F to trace ETC flow F's events, BINS=1 to print each flow's goodput
- * per 0.5 s.
+ * V=F to trace ETC flow F's events, WT=1 to print the window law's
+ * state at every event of every flow, BINS=1 to print each flow's
+ * goodput per 0.5 s.
  *
  * What it models of the stack and the glue (tcp_etc.c): EDT pacing of
  * skbs of max(N, 1 ms of data) segments that leave back to back; the
@@ -67,6 +72,8 @@
 #define BIN		0.5	/* netlab's goodput interval */
 #define NBIN		1024
 /* V=F: time, flow, event, N, stage, s, Rp, r, last r, r_max (Mbit/s), ... */
+/* WT=1: the window law's state at each event, as the tracepoint shows it */
+#define WTRACE_FMT "W %.3f f%d st %d ev %d compete %d w %u spread %u min %u mean %u nbase %u\n"
 #define TRACE_FMT "%8.3f f%d ev %d N %u st %d rate %.2f rp %.2f rcv %.2f now %.2f max %.2f cwnd %u hi %u infl %u lost %u\n"
 #define REPORT_FMT "util %.3f etc %.3f share %.3f jain %.3f drops %.2f%% retrans %ld rtos %ld qdelay mean %.1f p95 %.1f ms\n"
 
@@ -125,9 +132,10 @@ struct flow {
 struct model {
 	struct etc_params p;
 	double c, bucket, line, base, dur, warm, loss, jit, ajit, ackgap;
+	double cj, ct, cj_x, cj_t;	/* the host's correlated delay noise */
 	double *trace_c, tstep, bucket_s;
 	int ntrace;
-	int buf, nf, defer, trace, hystart, ackn;
+	int buf, nf, defer, trace, wtrace, hystart, ackn;
 	double gro;		/* GRO=: the receiver's poll period, s */
 	/* tbf */
 	double tok, tok_t, qlast, *qdep;
@@ -432,6 +440,15 @@ static void send_ack(struct flow *x, int f, double now)
 	now += m.base / 2 + m.jit * rnd();
 	if (m.ajit > 0)
 		now += m.ajit * gauss();
+	if (m.cj > 0) {
+		/* one Ornstein-Uhlenbeck process for every flow: a host's stall */
+		double a = exp(-(now - m.cj_t) / m.ct);
+
+		m.cj_x = m.cj_x * a + m.cj * sqrt(1 - a * a) * gauss();
+		m.cj_t = now;
+		if (m.cj_x > 0)
+			now += m.cj_x;
+	}
 	if (now < x->ack_last + m.ackgap)
 		now = x->ack_last + m.ackgap;
 	x->ack_last = now;
@@ -598,6 +615,10 @@ static void etc_glue(struct flow *x, int f, double now, const struct tx *k,
 	x->cwnd = etc_cwnd_prev(&x->e, &m.p, PMSS, (u32)(x->srtt * 1e6),
 				x->cwnd);
 	x->events[ev & 15]++;
+	if (m.wtrace && x->e.fast && ev != ETC_EV_NONE)
+		printf(WTRACE_FMT, now, f, x->e.stage, ev, x->e.fast->compete,
+		       x->e.fast->w, x->e.fast->spread_us, x->e.min_rtt_us,
+		       x->e.fast->mean_us, x->e.fast->noise_base_us);
 	if (m.trace == f && ev != ETC_EV_NONE)
 		printf(TRACE_FMT, now, f, ev, etc_burst_size(&x->e, &m.p),
 		       x->e.stage, mbit(x->e.rate), mbit(etc_rp(&x->e)),
@@ -904,6 +925,8 @@ static int model_init(int argc, char **argv)
 	m.jit = env_f("J", 0.0002);
 	m.ajit = env_f("AJ", 0);
 	m.ackgap = env_f("ACKGAP", 0);
+	m.cj = env_f("CJ", 0);
+	m.ct = env_f("CT", 0.01);
 	m.defer = (int)env_f("DEFER", 1);
 	m.hystart = (int)env_f("HYSTART", 1);
 	m.ackn = (int)env_f("ACKN", 2);
@@ -911,6 +934,7 @@ static int model_init(int argc, char **argv)
 	if (m.ackn < 1)
 		m.ackn = 1;
 	m.trace = (int)env_f("V", -1);
+	m.wtrace = !!getenv("WT");
 	m.qdep = zalloc(MAXTX, sizeof(double));
 	m.qd = zalloc(MAXTX, sizeof(double));
 	stagger = env_f("STAGGER", 0);
