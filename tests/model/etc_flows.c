@@ -430,6 +430,22 @@ static void try_send(struct flow *x, int f, double now)
 }
 
 /* The receiver sends an ACK of everything pending */
+/*
+ * CJ: one Ornstein-Uhlenbeck process for every flow, a host's stall;
+ * advanced at the ACKs' send times, which events keep in order.
+ */
+static double host_stall(double now)
+{
+	double a;
+
+	if (m.cj <= 0 || now < m.cj_t)
+		return m.cj_x > 0 ? m.cj_x : 0;
+	a = exp(-(now - m.cj_t) / m.ct);
+	m.cj_x = m.cj_x * a + m.cj * sqrt(1 - a * a) * gauss();
+	m.cj_t = now;
+	return m.cj_x > 0 ? m.cj_x : 0;
+}
+
 static void send_ack(struct flow *x, int f, double now)
 {
 	if (x->np_h == x->np_t)
@@ -437,18 +453,9 @@ static void send_ack(struct flow *x, int f, double now)
 	x->acks[x->na_t++ % MAXTX] = x->np_t;
 	x->np_h = x->np_t;
 	x->delack_gen++;
-	now += m.base / 2 + m.jit * rnd();
+	now += host_stall(now) + m.base / 2 + m.jit * rnd();
 	if (m.ajit > 0)
 		now += m.ajit * gauss();
-	if (m.cj > 0) {
-		/* one Ornstein-Uhlenbeck process for every flow: a host's stall */
-		double a = exp(-(now - m.cj_t) / m.ct);
-
-		m.cj_x = m.cj_x * a + m.cj * sqrt(1 - a * a) * gauss();
-		m.cj_t = now;
-		if (m.cj_x > 0)
-			now += m.cj_x;
-	}
 	if (now < x->ack_last + m.ackgap)
 		now = x->ack_last + m.ackgap;
 	x->ack_last = now;
