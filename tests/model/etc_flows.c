@@ -429,23 +429,23 @@ static void try_send(struct flow *x, int f, double now)
 	}
 }
 
-/* The receiver sends an ACK of everything pending */
 /*
- * CJ: one Ornstein-Uhlenbeck process for every flow, a host's stall;
- * advanced at the ACKs' send times, which events keep in order.
+ * CJ: one Ornstein-Uhlenbeck process for every flow, a host's stall,
+ * advanced at the ACKs' send times (events keep them in order).
  */
 static double host_stall(double now)
 {
 	double a;
 
-	if (m.cj <= 0 || now < m.cj_t)
-		return m.cj_x > 0 ? m.cj_x : 0;
+	if (m.cj <= 0)
+		return 0;
 	a = exp(-(now - m.cj_t) / m.ct);
 	m.cj_x = m.cj_x * a + m.cj * sqrt(1 - a * a) * gauss();
 	m.cj_t = now;
 	return m.cj_x > 0 ? m.cj_x : 0;
 }
 
+/* The receiver sends an ACK of everything pending */
 static void send_ack(struct flow *x, int f, double now)
 {
 	if (x->np_h == x->np_t)
@@ -934,6 +934,10 @@ static int model_init(int argc, char **argv)
 	m.ackgap = env_f("ACKGAP", 0);
 	m.cj = env_f("CJ", 0);
 	m.ct = env_f("CT", 0.01);
+	if (m.cj < 0 || m.ct <= 0) {
+		fprintf(stderr, "CJ must be >= 0 and CT > 0\n");
+		return 2;
+	}
 	m.defer = (int)env_f("DEFER", 1);
 	m.hystart = (int)env_f("HYSTART", 1);
 	m.ackn = (int)env_f("ACKN", 2);
