@@ -94,7 +94,7 @@ ecn_counts() {
 			m="ip6 and (ip6[1] & 0x30) = $((c << 4))"
 		fi
 		[ -n "$extra" ] && m="$m and $extra"
-		tcpdump -nr "$f" "$m" 2>/dev/null | wc -l
+		pcap_count "$f" "$m"
 	done | tr '\n' ' '
 }
 

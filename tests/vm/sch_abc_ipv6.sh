@@ -39,18 +39,15 @@ if [ -z "${TC_LIB_DIR:-}" ] || [ ! -f "$TC_LIB_DIR/q_abc.so" ]; then
 fi
 grep -q "^sch_abc " /proc/modules || insmod "$ko"
 
-# One pass per ECN codepoint over the capture (tcpdump is slow in a TCG
-# guest): prints, for NOTECT ECT1 ECT0 CE in turn, "tcp udp5202 udp5203"
-# (udp5203: data packets only; iperf3's 4-byte UDP handshake leaves before
-# its TOS is set).
+# Prints, for NOTECT ECT1 ECT0 CE in turn, "tcp udp5202 udp5203" as
+# counted in the capture (udp5203: data packets only, 100 bytes and more;
+# iperf3's 4-byte UDP handshake leaves before its TOS is set).
 ecn6_table() {
-	local c
+	local c m
 	for c in 0 1 2 3; do
-		tcpdump -nn -r "$1" "ip6 and (ip6[1] & 0x30) = $((c << 4))" 2>/dev/null |
-		awk '/ > fd00:20::2\.5202: UDP/ { u2++; next }
-		     / > fd00:20::2\.5203: UDP, length [0-9][0-9][0-9]/ { u3++; next }
-		     / Flags \[/ { t++ }
-		     END { printf "%d %d %d\n", t, u2, u3 }'
+		m="ip6 and (ip6[1] & 0x30) = $((c << 4))"
+		echo "$(pcap_count "$1" "$m and tcp") $(pcap_count "$1" "$m and udp dst port 5202")" \
+			"$(pcap_count "$1" "$m and udp dst port 5203 and ip6[4:2] >= 108")"
 	done
 }
 
