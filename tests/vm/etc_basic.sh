@@ -204,7 +204,7 @@ tracing=/sys/kernel/tracing
 ev=$tracing/events/tcp_etc/etc_update/enable
 [ -f $ev ] && { echo >$tracing/trace; echo 1 >$ev; }
 
-# ETC $PAIRS times, each between two CUBIC runs, on the same link in one
+# ETC PAIRS times, each between two CUBIC runs, on the same link in one
 # run: $OMIT s (the warm-up, left out of every figure) + $SECS s each, GAP s
 # apart so a slow guest's late start does not overlap them.  ETC is judged
 # on the median of its flows, the benchmark's measure: one 20 s run on 6.1

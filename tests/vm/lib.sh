@@ -273,13 +273,6 @@ release_cc_socket() {
 # from the capture.  Call both directly, not in $(...): they keep state
 # in globals.
 CAPTURE_PID='' CAPTURE_DROPPED='' CAPTURE_LOCAL=''
-# pcap_count FILE FILTER: how many packets of the capture FILE match the
-# filter.  tcpdump --count runs the filter alone; printing the packets
-# took a TCG guest about 1 ms each, 30 s for one pass over a capture of
-# sch_abc_ipv6.sh.
-pcap_count() {
-	tcpdump --count -r "$1" "$2" 2>/dev/null | awk '/ packets?$/ { n = $1 } END { print n + 0 }'
-}
 capture_start() {
 	local ns=$1 file=$2 _
 	shift 2
@@ -313,6 +306,14 @@ capture_stop() {
 	wait "$pid" 2>/dev/null
 	mv -f "$CAPTURE_LOCAL" "$file"
 	CAPTURE_DROPPED=$(sed -n 's/^\([0-9]*\) packets\? dropped by kernel.*/\1/p' "$file.err")
+}
+
+# pcap_count FILE FILTER: how many packets of the capture FILE match the
+# filter.  tcpdump --count runs the filter alone; printing the packets
+# took a TCG guest about 1 ms each, 30 s for one pass over a capture of
+# sch_abc_ipv6.sh.
+pcap_count() {
+	tcpdump --count -r "$1" "$2" 2>/dev/null | awk '/ packets?$/ { n = $1 } END { print n + 0 }'
 }
 
 # abc_e2e_setup PREFIX CASE...: for a test of tcp_abc over sch_abc through
