@@ -43,6 +43,8 @@ CELLS = {
     "jit0": ({}, "10 100 0.16 30 8 1 0",
              "the bench's jitter link: 10 Mbit/s, 160 ms, 100 packets"),
     "jit3": ({"AJ": "0.003"}, "10 100 0.16 30 8 1 0", "the same, 3 ms ACK jitter"),
+    "jit4": ({"AJ": "0.004"}, "10 100 0.16 30 8 1 0",
+             "the same, 4 ms: spreads the window law's rounds as the guest's 3 ms does"),
     "jit12": ({"AJ": "0.012"}, "10 100 0.16 30 8 1 0", "the same, 12 ms"),
     "aj3": ({"AJ": "0.003"}, "20 66 0.04 20 5 1 0", "3 ms ACK jitter on 20 Mbit/s, 40 ms"),
     "cubic1": ({}, "20 66 0.04 25 5 1 1", "beside one CUBIC flow, 1 BDP"),
